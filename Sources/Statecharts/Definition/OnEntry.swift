@@ -1,0 +1,24 @@
+/// An action run when the enclosing state is entered (SCXML `<onentry>`).
+///
+/// Entry actions run in document order, parents before children, after the state's ``StateData``
+/// is made. A state may have several.
+public struct OnEntry<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+    let element: ChartElement<State, Event, Context>
+
+    /// An entry action.
+    public init(_ action: @escaping StatechartAction<State, Event, Context>) {
+        element = .onEntry(action)
+    }
+}
+
+/// An action run when the enclosing state is exited (SCXML `<onexit>`).
+///
+/// Exit actions run children before parents, before the state's ``StateData`` is dropped.
+public struct OnExit<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+    let element: ChartElement<State, Event, Context>
+
+    /// An exit action.
+    public init(_ action: @escaping StatechartAction<State, Event, Context>) {
+        element = .onExit(action)
+    }
+}

@@ -1,0 +1,90 @@
+/// The parts of a machine's state that most machines need rarely or never: event queues, timers,
+/// recorded history and state data. A machine allocates them on first use, so that an idle machine
+/// of a simple chart stays a few words.
+///
+/// A ``StateMachine`` is a value: copies share an instance of this class until one of them
+/// changes it, which first makes a private copy (copy on write). It is therefore never mutated
+/// while shared, which is why it can be marked `@unchecked Sendable`.
+@usableFromInline
+final class MachineExtras<Event: StatechartEvent>: @unchecked Sendable {
+    /// Events raised during the current macrostep, processed before the next external event.
+    @usableFromInline var internalQueue: [Signal<Event>] = []
+    @usableFromInline var internalHead = 0
+    /// Events sent during the current macrostep, processed after it.
+    @usableFromInline var externalQueue: [Signal<Event>] = []
+    @usableFromInline var externalHead = 0
+    /// Pending timers, sorted by deadline then serial.
+    @usableFromInline var timers: [PendingTimer<Event>] = []
+    @usableFromInline var nextSerial: UInt64 = 0
+    @usableFromInline var history: HistoryValues
+    /// State data by slot.
+    @usableFromInline var stateData: [(any Sendable)?]
+    /// The done data of the top-level final state the machine finished in.
+    @usableFromInline var result: (any Sendable)?
+
+    @usableFromInline
+    init(historySlots: Int, dataSlots: Int) {
+        history = Array(repeating: [], count: historySlots)
+        stateData = Array(repeating: nil, count: dataSlots)
+    }
+
+    @usableFromInline
+    func copy() -> MachineExtras {
+        let copy = MachineExtras(historySlots: 0, dataSlots: 0)
+        copy.internalQueue = internalQueue
+        copy.internalHead = internalHead
+        copy.externalQueue = externalQueue
+        copy.externalHead = externalHead
+        copy.timers = timers
+        copy.nextSerial = nextSerial
+        copy.history = history
+        copy.stateData = stateData
+        copy.result = result
+        return copy
+    }
+
+    @inlinable
+    var hasInternalEvents: Bool { internalHead < internalQueue.count }
+
+    @inlinable
+    var hasExternalEvents: Bool { externalHead < externalQueue.count }
+
+    @inlinable
+    func dequeueInternal() -> Signal<Event>? {
+        guard internalHead < internalQueue.count else { return nil }
+        let signal = internalQueue[internalHead]
+        internalHead += 1
+        if internalHead == internalQueue.count {
+            internalQueue.removeAll(keepingCapacity: true)
+            internalHead = 0
+        }
+        return signal
+    }
+
+    @inlinable
+    func dequeueExternal() -> Signal<Event>? {
+        guard externalHead < externalQueue.count else { return nil }
+        let signal = externalQueue[externalHead]
+        externalHead += 1
+        if externalHead == externalQueue.count {
+            externalQueue.removeAll(keepingCapacity: true)
+            externalHead = 0
+        }
+        return signal
+    }
+
+    /// Inserts a timer in deadline order.
+    ///
+    /// - Complexity: O(log *n*) to find the place, O(*n*) to insert; *n* is the number of pending
+    ///   timers, usually a handful.
+    @usableFromInline
+    func insert(_ timer: PendingTimer<Event>) {
+        var low = 0
+        var high = timers.count
+        while low < high {
+            let middle = (low + high) >> 1
+            if timers[middle].precedes(timer) { low = middle + 1 } else { high = middle }
+        }
+        timers.insert(timer, at: low)
+    }
+}

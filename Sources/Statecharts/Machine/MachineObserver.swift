@@ -1,0 +1,138 @@
+/// Sees every step a machine takes: for logging, tracing and tests.
+///
+/// Pass an observer to ``StateMachine/send(_:observer:)``, ``StateMachine/start(observer:)`` or
+/// ``StateMachine/advance(by:observer:)``. Its methods run synchronously, inside the step, in the
+/// order things happen. A machine builds the records only for an observer that asks for them, so
+/// observing costs nothing when you do not.
+public protocol MachineObserver<State, Event> {
+    /// The chart's state type.
+    associatedtype State: Hashable & Sendable
+    /// The chart's event type.
+    associatedtype Event: StatechartEvent
+
+    /// The machine takes an event from a queue (or the one you sent) and selects transitions for it.
+    mutating func machineWillProcess(_ event: ProcessedEvent<Event>)
+
+    /// The machine has taken a microstep.
+    mutating func machineDidTake(_ microstep: Microstep<State>)
+
+    /// An action threw; the machine raised `error.execution`.
+    mutating func machineActionDidFail(_ failure: ActionFailure<State>)
+}
+
+extension MachineObserver {
+    /// Does nothing: implement it to see events.
+    public mutating func machineWillProcess(_ event: ProcessedEvent<Event>) {}
+    /// Does nothing: implement it to see microsteps.
+    public mutating func machineDidTake(_ microstep: Microstep<State>) {}
+    /// Does nothing: implement it to see failures.
+    public mutating func machineActionDidFail(_ failure: ActionFailure<State>) {}
+}
+
+/// An event as an observer sees it.
+public struct ProcessedEvent<Event: StatechartEvent>: Sendable, CustomStringConvertible {
+    /// The event's SCXML name, such as `"play"` or `"done.state.player"`.
+    public var name: String
+    /// The event itself when it is of your type; `nil` for the events the machine raises
+    /// (`done.state.*`, `error.execution`, timeouts).
+    public var event: Event?
+    /// Where the event came from.
+    public var origin: Origin
+
+    /// Where an event came from.
+    public enum Origin: String, Hashable, Sendable {
+        /// Sent from outside, or sent by an action (SCXML's external queue).
+        case external
+        /// Raised by an action or by the machine (SCXML's internal queue).
+        case `internal`
+        /// A timer that reached its deadline.
+        case timer
+    }
+
+    /// The name and the origin, as in `play (external)`.
+    public var description: String { "\(name) (\(origin.rawValue))" }
+}
+
+/// One microstep: the transitions taken together, and the states they exited and entered.
+public struct Microstep<State: Hashable & Sendable>: Sendable, Equatable, CustomStringConvertible {
+    /// The name of the event that selected the transitions; `nil` for eventless transitions and
+    /// for the machine's start.
+    public var event: String?
+    /// The transitions, in the order their actions ran.
+    public var transitions: [TakenTransition<State>]
+    /// The states exited, in exit order (children before parents).
+    public var exited: [State]
+    /// The states entered, in entry order (parents before children).
+    public var entered: [State]
+
+    /// The event, and the states exited and entered.
+    public var description: String {
+        let trigger = event ?? "(eventless)"
+        return "\(trigger): exited \(exited.map { "\($0)" }), entered \(entered.map { "\($0)" })"
+    }
+}
+
+/// A transition as it was taken.
+public struct TakenTransition<State: Hashable & Sendable>: Sendable, Equatable {
+    /// The state the transition belongs to; `nil` for the machine's initial transition.
+    public var source: State?
+    /// Its targets as written (history states included); empty for a targetless transition.
+    public var targets: [State]
+    /// Where it was written.
+    public var location: SourceLocation?
+}
+
+/// An action that threw.
+public struct ActionFailure<State: Hashable & Sendable>: Sendable {
+    /// Which action.
+    public var action: ActionRole
+    /// The state it belongs to (the source, for a transition's action).
+    public var state: State?
+    /// What it threw.
+    public var error: any Error
+
+    /// The roles an action plays.
+    public enum ActionRole: String, Hashable, Sendable {
+        /// An ``OnEntry`` action.
+        case entry
+        /// An ``OnExit`` action.
+        case exit
+        /// A transition's action, or the action of an ``Initial`` element or a history default.
+        case transition
+        /// The closure of a ``StateData`` element.
+        case stateData
+        /// The closure of a ``DoneData`` element.
+        case doneData
+    }
+}
+
+/// An observer that records what it sees, for tests and for ``StateMachine/step(_:)``.
+public struct MachineRecorder<State: Hashable & Sendable, Event: StatechartEvent>: MachineObserver, Sendable {
+    /// The events processed, in order.
+    public var events: [ProcessedEvent<Event>] = []
+    /// The microsteps taken, in order.
+    public var microsteps: [Microstep<State>] = []
+    /// The actions that threw, in order.
+    public var failures: [ActionFailure<State>] = []
+
+    /// An empty recorder.
+    public init() {}
+
+    /// Records the event.
+    public mutating func machineWillProcess(_ event: ProcessedEvent<Event>) { events.append(event) }
+    /// Records the microstep.
+    public mutating func machineDidTake(_ microstep: Microstep<State>) { microsteps.append(microstep) }
+    /// Records the failure.
+    public mutating func machineActionDidFail(_ failure: ActionFailure<State>) { failures.append(failure) }
+
+    /// Every state exited, in order.
+    public var exited: [State] { microsteps.flatMap(\.exited) }
+    /// Every state entered, in order.
+    public var entered: [State] { microsteps.flatMap(\.entered) }
+}
+
+/// The observer used when there is none.
+@usableFromInline
+struct NoObserver<State: Hashable & Sendable, Event: StatechartEvent>: MachineObserver {
+    @inlinable init() {}
+}

@@ -1,0 +1,100 @@
+extension StateMachine {
+    // MARK: - Advancing time
+
+    /// Moves the machine's time forward by `duration`, firing every timer that falls due, in
+    /// deadline order.
+    ///
+    /// Each timer is processed at its own deadline, as an external event, and run to completion
+    /// before the next: a timer that a transition arms and that falls due within `duration` fires
+    /// too. Advancing by zero fires the timers due now.
+    ///
+    /// - Throws: ``MachineError/microstepLimitExceeded(limit:configuration:)`` when a step loops.
+    public mutating func advance(by duration: Duration) throws(MachineError<State, Event>) {
+        var observer = NoObserver<State, Event>()
+        try advance(to: .nanoseconds(time) + duration, observer: &observer)
+    }
+
+    /// Moves the machine's time forward by `duration`, reporting every step to `observer`.
+    public mutating func advance<Observer: MachineObserver>(
+        by duration: Duration, observer: inout Observer
+    ) throws(MachineError<State, Event>) where Observer.State == State, Observer.Event == Event {
+        try advance(to: .nanoseconds(time) + duration, observer: &observer)
+    }
+
+    /// Moves the machine's time to `instant` (measured from the machine's creation), firing every
+    /// timer that falls due on the way. Moving to the past does nothing.
+    public mutating func advance(to instant: Duration) throws(MachineError<State, Event>) {
+        var observer = NoObserver<State, Event>()
+        try advance(to: instant, observer: &observer)
+    }
+
+    /// Moves the machine's time to `instant`, reporting every step to `observer`.
+    public mutating func advance<Observer: MachineObserver>(
+        to instant: Duration, observer: inout Observer
+    ) throws(MachineError<State, Event>) where Observer.State == State, Observer.Event == Event {
+        let target = instant.clampedNanoseconds
+        while status == .running, let deadline = extras?.timers.first?.deadline, deadline <= target {
+            time = max(time, deadline)
+            try runToCompletion(microsteps: 0, observer: &observer)
+        }
+        time = max(time, target)
+    }
+
+    // MARK: - Delayed events
+
+    /// Cancels the delayed events sent with identifier `id` that have not been delivered yet.
+    ///
+    /// - Returns: How many were cancelled.
+    @discardableResult
+    public mutating func cancelDelayedEvents(id: String) -> Int {
+        guard let extras, extras.timers.contains(where: { $0.id == id }) else { return 0 }
+        let storage = mutableExtras()
+        let before = storage.timers.count
+        storage.timers.removeAll { $0.owner < 0 && $0.id == id }
+        return before - storage.timers.count
+    }
+
+    /// Queues `signal` on the external queue now, or when `delay` nanoseconds have passed.
+    mutating func schedule(_ signal: Signal<Event>, after delay: Int64, id: String?) {
+        let storage = mutableExtras()
+        if delay <= 0 {
+            storage.externalQueue.append(signal)
+            return
+        }
+        storage.insert(
+            PendingTimer(
+                deadline: time.addingClamped(delay), serial: storage.nextSerial, owner: -1, id: id, signal: signal))
+        storage.nextSerial &+= 1
+    }
+
+    // MARK: - State timeouts
+
+    /// Arms the timeouts of a state being entered.
+    mutating func armTimeouts(of state: Int) {
+        let storage = mutableExtras()
+        for position in Int(chart.layout.timeoutOffsets[state])..<Int(chart.layout.timeoutOffsets[state + 1]) {
+            let transition = Int(chart.layout.timeouts[position])
+            storage.insert(
+                PendingTimer(
+                    deadline: time.addingClamped(chart.layout.timeoutDelays[transition]), serial: storage.nextSerial,
+                    owner: Int32(state), id: nil,
+                    signal: Signal(kind: chart.layout.timeoutKinds[transition], payload: .timeout)))
+            storage.nextSerial &+= 1
+        }
+    }
+
+    /// Cancels the timeouts of a state being exited.
+    mutating func cancelTimeouts(of state: Int) {
+        guard let extras, extras.timers.contains(where: { Int($0.owner) == state }) else { return }
+        mutableExtras().timers.removeAll { Int($0.owner) == state }
+    }
+}
+
+extension Int64 {
+    /// The sum, saturating instead of overflowing.
+    @inlinable
+    func addingClamped(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+}

@@ -1,0 +1,163 @@
+/// A running instance of a ``Statechart``: its configuration, context, queues and timers.
+///
+/// ```swift
+/// var machine = StateMachine(chart: playerChart, context: PlayerContext())
+/// try machine.start()
+/// try machine.send(.play)
+/// machine.isActive(.playing)     // true
+/// try machine.advance(by: .seconds(30))   // time passes: timeouts fire
+/// ```
+///
+/// A machine is a value: it holds its own configuration, context, queues and timers, and shares
+/// only the immutable chart with other machines. Each call (``start()``, ``send(_:)``,
+/// ``advance(by:)``) runs the W3C SCXML algorithm to completion before it returns: the event's
+/// transitions, then eventless transitions and internal events, then events sent to the external
+/// queue and timers that fell due, until the machine is stable.
+///
+/// A machine never reads a clock. It has its own time, ``now``, which starts at zero and moves
+/// only when you (or a runtime driving it on a real clock) call ``advance(by:)`` or
+/// ``advance(to:)``: a timing test is deterministic and instant.
+public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+    @usableFromInline let chart: ChartStorage<State, Event, Context>
+    /// The active states (SCXML's configuration; the root is implied).
+    @usableFromInline var active: StateSet
+    /// The machine's time, in nanoseconds.
+    @usableFromInline var time: Int64 = 0
+    @usableFromInline var extras: MachineExtras<Event>?
+    @usableFromInline var limit: Int32
+    /// Whether the machine has started, is running or has finished.
+    public internal(set) var status: MachineStatus = .notStarted
+    /// What the machine does with an event that no transition handles; ``UnhandledEventPolicy/ignore``
+    /// unless you choose otherwise.
+    public var unhandledEvents: UnhandledEventPolicy
+    /// The machine's context: the extended state that actions change.
+    public internal(set) var context: Context
+
+    /// A machine of `chart`, not started yet.
+    ///
+    /// - Parameters:
+    ///   - chart: The chart it runs.
+    ///   - context: Its initial context.
+    ///   - unhandledEvents: What to do with an event that no transition handles.
+    public init(
+        chart: Statechart<State, Event, Context>, context: Context, unhandledEvents: UnhandledEventPolicy = .ignore
+    ) {
+        self.chart = chart.storage
+        self.context = context
+        self.unhandledEvents = unhandledEvents
+        active = StateSet(capacity: chart.storage.layout.stateCount)
+        limit = Int32(clamping: chart.storage.microstepLimit)
+    }
+
+    /// The chart this machine runs.
+    public var statechart: Statechart<State, Event, Context> { Statechart(storage: chart) }
+
+    /// The most microsteps one call may take before it stops with
+    /// ``MachineError/microstepLimitExceeded(limit:configuration:)``. It starts as the chart's.
+    public var microstepLimit: Int {
+        get { Int(limit) }
+        set { limit = Int32(clamping: max(newValue, 1)) }
+    }
+
+    // MARK: - Configuration
+
+    /// Whether `state` is active.
+    ///
+    /// - Complexity: O(1) expected: one hash of `state`.
+    public func isActive(_ state: State) -> Bool {
+        guard let index = chart.stateIndices[state] else { return false }
+        return active.contains(Int(index))
+    }
+
+    /// The active atomic states, in document order.
+    public var activeStates: [State] {
+        var result: [State] = []
+        active.forEachAscending { index in
+            if chart.layout.kinds[index].isAtomic, let state = chart.states[index] { result.append(state) }
+        }
+        return result
+    }
+
+    /// Every active state (compound and parallel ones included), in document order.
+    public var configuration: [State] {
+        var result: [State] = []
+        active.forEachAscending { index in
+            if let state = chart.states[index] { result.append(state) }
+        }
+        return result
+    }
+
+    /// The machine's time: zero at creation, moved by ``advance(by:)`` and ``advance(to:)``.
+    public var now: Duration { .nanoseconds(time) }
+
+    /// When the next timer falls due, if any is pending: a runtime sleeps until then.
+    public var nextDeadline: Duration? {
+        guard let first = extras?.timers.first else { return nil }
+        return .nanoseconds(first.deadline)
+    }
+
+    /// The number of pending timers: state timeouts and delayed events.
+    public var pendingTimerCount: Int { extras?.timers.count ?? 0 }
+
+    /// The done data of the top-level final state the machine finished in, if it had any.
+    public var result: (any Sendable)? { extras?.result }
+
+    /// The data that the active state `state` holds, if it is active and holds a `Value`.
+    public func data<Value>(of state: State, as type: Value.Type = Value.self) -> Value? {
+        guard let index = chart.stateIndices[state] else { return nil }
+        let slot = Int(chart.layout.dataSlots[Int(index)])
+        guard slot >= 0, let extras, slot < extras.stateData.count else { return nil }
+        return extras.stateData[slot] as? Value
+    }
+
+    // MARK: - Internals used by scopes and steps
+
+    @inlinable
+    func kindIndex(of event: Event) -> Int32 { chart.kindMap.index(of: event) }
+
+    /// The SCXML name of a queued event.
+    func name(of signal: Signal<Event>) -> String {
+        if signal.kind >= 0 { return chart.layout.kindNames[Int(signal.kind)] }
+        if let event = signal.event { return Event.name(of: event.kind) }
+        return ""
+    }
+
+    /// The extras, created on first use and made unique before a change.
+    @usableFromInline
+    mutating func mutableExtras() -> MachineExtras<Event> {
+        if extras == nil {
+            let created = MachineExtras<Event>(
+                historySlots: chart.layout.historySlotCount, dataSlots: chart.layout.dataSlotCount)
+            extras = created
+            return created
+        }
+        if !isKnownUniquelyReferenced(&extras) {
+            extras = extras?.copy()
+        }
+        // The optional was set just above.
+        return extras.unsafelyUnwrapped
+    }
+
+    @usableFromInline
+    mutating func enqueueInternal(_ signal: Signal<Event>) {
+        mutableExtras().internalQueue.append(signal)
+    }
+
+    mutating func updateData<Value: Sendable, Result>(
+        of state: State, as type: Value.Type, _ body: (inout Value) throws -> Result
+    ) rethrows -> Result? {
+        guard let index = chart.stateIndices[state], active.contains(Int(index)) else { return nil }
+        let slot = Int(chart.layout.dataSlots[Int(index)])
+        guard slot >= 0, extras != nil else { return nil }
+        let storage = mutableExtras()
+        guard var value = storage.stateData[slot] as? Value else { return nil }
+        storage.stateData[slot] = nil
+        defer { storage.stateData[slot] = value }
+        return try body(&value)
+    }
+
+    /// The user's values of a list of state indices.
+    func values(_ indices: [Int]) -> [State] {
+        indices.compactMap { chart.states[$0] }
+    }
+}
