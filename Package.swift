@@ -5,13 +5,32 @@ let package = Package(
     name: "Statecharts",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "Statecharts", targets: ["Statecharts"])
+        .library(name: "Statecharts", targets: ["Statecharts"]),
+        .library(name: "StatechartsSCXML", targets: ["StatechartsSCXML"]),
+        .executable(name: "statechart", targets: ["statechart"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
+        // The engine: charts, machines and the W3C SCXML algorithm. No dependencies.
         .target(name: "Statecharts"),
+        // SCXML documents: reading, writing, data models, executable content.
+        .target(name: "StatechartsSCXML", dependencies: ["Statecharts"]),
+        // The commands of the `statechart` tool, as a library the tests call.
+        .target(
+            name: "StatechartTool",
+            dependencies: [
+                "Statecharts", "StatechartsSCXML",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "statechart", dependencies: ["StatechartTool"]),
         .testTarget(name: "StatechartsTests", dependencies: ["Statecharts"]),
+        .testTarget(
+            name: "StatechartsSCXMLTests", dependencies: ["StatechartsSCXML", "StatechartTool"], exclude: ["Fixtures"]),
+        // End-to-end tests of the `statechart` binary.
+        .testTarget(name: "StatechartToolTests", dependencies: ["StatechartTool"], exclude: ["Fixtures"]),
     ]
 )

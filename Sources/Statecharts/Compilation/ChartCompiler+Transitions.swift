@@ -35,7 +35,7 @@ extension ChartCompiler {
     @discardableResult
     mutating func appendTransition(
         source: Int, targets: [Int], flags: TransitionFlags, condition: Guard?, action: Action?,
-        trigger: TransitionTrigger<Event.Kind>, location: SourceLocation?
+        trigger: TransitionTrigger<Event.Kind>, location: SourcePosition?
     ) -> Int {
         let index = layout.sources.count
         layout.sources.append(Int32(source))
@@ -96,13 +96,20 @@ extension ChartCompiler {
             targets = [first]
         }
         for target in targets where !layout.isDescendant(target, of: index) {
+            let message: String
+            if index == 0 {
+                message = "the initial state '\(names[target])' of the chart cannot be entered from the top"
+            } else if target == index {
+                message =
+                    "the initial state of '\(names[index])' is '\(names[index])' itself, so entering it would never end"
+            } else if layout.isDescendant(index, of: target) {
+                message =
+                    "the initial state '\(names[target])' of '\(names[index])' is its ancestor, so entering it would never end"
+            } else {
+                message = "the initial state '\(names[target])' of '\(names[index])' is not one of its descendants"
+            }
             problems.append(
-                ChartProblem(
-                    code: .invalidInitial,
-                    message: index == 0
-                        ? "the initial state '\(names[target])' of the chart cannot be entered from the top"
-                        : "the initial state '\(names[target])' of '\(names[index])' is not one of its descendants",
-                    state: names[index], location: location))
+                ChartProblem(code: .invalidInitial, message: message, state: names[index], location: location))
         }
         checkCompatible(
             targets, what: index == 0 ? "the initial states of the chart" : "the initial states of '\(names[index])'",
@@ -232,7 +239,7 @@ extension ChartCompiler {
     }
 
     /// The indices of `ids`, reporting those the chart lacks.
-    mutating func resolve(_ ids: [State], what: String, location: SourceLocation?) -> [Int] {
+    mutating func resolve(_ ids: [State], what: String, location: SourcePosition?) -> [Int] {
         var result: [Int] = []
         for id in ids {
             if let index = indexOf[id] {
@@ -249,7 +256,7 @@ extension ChartCompiler {
 
     /// Reports targets that cannot be active together: each pair must lie in different regions of
     /// a parallel state.
-    mutating func checkCompatible(_ targets: [Int], what: String, state: Int, location: SourceLocation?) {
+    mutating func checkCompatible(_ targets: [Int], what: String, state: Int, location: SourcePosition?) {
         guard targets.count > 1 else { return }
         for first in 0..<targets.count {
             for second in (first + 1)..<targets.count {

@@ -13,13 +13,13 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
         var declaredKind: StateKind
         var historyType: HistoryType = .shallow
         var initial: [State] = []
-        var initialElements: [(targets: [State], action: Action?, location: SourceLocation?)] = []
+        var initialElements: [(targets: [State], action: Action?, location: SourcePosition?)] = []
         var transitions: [TransitionDefinition<State, Event, Context>] = []
         var entry: [Action] = []
         var exit: [Action] = []
         var stateData: [StateDataDefinition<State, Event, Context>] = []
         var doneData: [ChartStorage<State, Event, Context>.DoneDataMaker] = []
-        var location: SourceLocation?
+        var location: SourcePosition?
         var parent: Int
         var depth: Int
         var children: [Int] = []
@@ -28,6 +28,9 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
 
     let name: String
     let initial: [State]
+    var binder: (@Sendable (inout Context, ProcessedEvent<Event>) -> Void)?
+    var source: (any Sendable)?
+    var startActions: [Action] = []
     let maximumDepth: Int
     let microstepLimit: Int
 
@@ -40,7 +43,7 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
     var guards: [Guard] = []
     var doneDataMakers: [ChartStorage<State, Event, Context>.DoneDataMaker] = []
     var stateDataDefinitions: [StateDataDefinition<State, Event, Context>] = []
-    var transitionLocations: [SourceLocation?] = []
+    var transitionLocations: [SourcePosition?] = []
     /// For each transition, its targets (the layout's table is complete only at the end).
     var resolvedTargets: [[Int]] = []
     /// For each transition, its definition's trigger (structural transitions: `.eventless`).
@@ -73,7 +76,8 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
             layout: layout, kindMap: kinds.map, states: flat.map(\.id), stateIndices: indexOf.mapValues { Int32($0) },
             actions: actions, guards: guards, doneDataMakers: doneDataMakers, stateData: stateDataDefinitions,
             name: name, stateNames: names, stateLocations: flat.map(\.location),
-            transitionLocations: transitionLocations, userKinds: kinds.userKinds, microstepLimit: microstepLimit)
+            transitionLocations: transitionLocations, userKinds: kinds.userKinds, microstepLimit: microstepLimit,
+            binder: binder, startActions: startActions, source: source, triggers: triggers)
     }
 
     // MARK: - Flattening
@@ -110,10 +114,26 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
                 flat[owner].children.append(index)
                 stack.append((node.elements, 0, index))
             case .transition(let transition):
-                if owner == 0 {
-                    misplaced("a transition", location: transition.location)
+                if owner == 0, case .after = transition.trigger {
+                    problems.append(
+                        ChartProblem(
+                            code: .misplacedElement,
+                            message:
+                                "a timeout is at the top of the chart '\(name)', which is never entered to arm it; put it in a state",
+                            location: transition.location))
                 } else {
                     flat[owner].transitions.append(transition)
+                }
+            case .start(let action):
+                if owner == 0 {
+                    startActions.append(action)
+                } else {
+                    problems.append(
+                        ChartProblem(
+                            code: .misplacedElement,
+                            message:
+                                "a start action is in '\(flat[owner].id.map { "\($0)" } ?? name)'; start actions belong at the top of the chart",
+                            state: flat[owner].id.map { "\($0)" }, location: flat[owner].location))
                 }
             case .entry(let action):
                 if owner == 0 { misplaced("an entry action", location: nil) } else { flat[owner].entry.append(action) }
@@ -137,12 +157,12 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
         }
     }
 
-    mutating func misplaced(_ what: String, location: SourceLocation?) {
+    mutating func misplaced(_ what: String, location: SourcePosition?) {
         problems.append(
             ChartProblem(
                 code: .misplacedElement,
                 message:
-                    "\(what) is at the top of the chart '\(name)', where only states can be; to act in every state, put the states in one compound state and \(what) in it",
+                    "\(what) is at the top of the chart '\(name)', which is never entered or exited; put it in a state",
                 location: location))
     }
 

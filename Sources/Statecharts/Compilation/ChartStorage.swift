@@ -18,18 +18,27 @@ final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Con
     @usableFromInline let stateData: [StateDataDefinition<State, Event, Context>]
     let name: String
     let stateNames: [String]
-    let stateLocations: [SourceLocation?]
-    let transitionLocations: [SourceLocation?]
+    let stateLocations: [SourcePosition?]
+    let transitionLocations: [SourcePosition?]
     /// The user's kinds, by kind index; `nil` for kinds the engine raises.
     let userKinds: [Event.Kind?]
     @usableFromInline let microstepLimit: Int
+    /// For a context that is a ``DataModel``: tells it of each event.
+    @usableFromInline let binder: (@Sendable (inout Context, ProcessedEvent<Event>) -> Void)?
+    /// Actions run by `start()` before the initial states are entered.
+    @usableFromInline let startActions: [Action]
+    /// What the chart was made from, such as an SCXML document, for writers and tools.
+    let source: (any Sendable)?
+    /// What fires each transition, as written.
+    let triggers: [TransitionTrigger<Event.Kind>]
 
     init(
         layout: ChartLayout, kindMap: EventKindMap<Event>, states: [State?], stateIndices: [State: Int32],
         actions: [Action], guards: [Guard], doneDataMakers: [DoneDataMaker],
         stateData: [StateDataDefinition<State, Event, Context>], name: String, stateNames: [String],
-        stateLocations: [SourceLocation?], transitionLocations: [SourceLocation?], userKinds: [Event.Kind?],
-        microstepLimit: Int
+        stateLocations: [SourcePosition?], transitionLocations: [SourcePosition?], userKinds: [Event.Kind?],
+        microstepLimit: Int, binder: (@Sendable (inout Context, ProcessedEvent<Event>) -> Void)?,
+        startActions: [Action], source: (any Sendable)?, triggers: [TransitionTrigger<Event.Kind>]
     ) {
         self.layout = layout
         self.kindMap = kindMap
@@ -45,5 +54,9 @@ final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Con
         self.transitionLocations = transitionLocations
         self.userKinds = userKinds
         self.microstepLimit = microstepLimit
+        self.binder = binder
+        self.startActions = startActions
+        self.source = source
+        self.triggers = triggers
     }
 }

@@ -31,10 +31,10 @@ public struct ChartProblem: Hashable, Sendable, CustomStringConvertible {
     /// The name of the state it concerns, if any.
     public var state: String?
     /// Where the offending definition was written, if known.
-    public var location: SourceLocation?
+    public var location: SourcePosition?
 
     /// A problem from its parts.
-    public init(code: Code, message: String, state: String? = nil, location: SourceLocation? = nil) {
+    public init(code: Code, message: String, state: String? = nil, location: SourcePosition? = nil) {
         self.code = code
         self.message = message
         self.state = state

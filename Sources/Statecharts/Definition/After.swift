@@ -32,7 +32,7 @@ public struct After<State: Hashable & Sendable, Event: StatechartEvent, Context:
     ) {
         element = .transition(
             .after(delay), targets: targets, type: type, guard: condition, action: nil,
-            location: SourceLocation(file: file, line: line, column: column))
+            location: SourcePosition(file: file, line: line, column: column))
     }
 
     /// A timeout transition with an action.
@@ -56,6 +56,6 @@ public struct After<State: Hashable & Sendable, Event: StatechartEvent, Context:
     ) {
         element = .transition(
             .after(delay), targets: targets, type: type, guard: condition, action: action,
-            location: SourceLocation(file: file, line: line, column: column))
+            location: SourcePosition(file: file, line: line, column: column))
     }
 }

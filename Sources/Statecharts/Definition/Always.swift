@@ -32,7 +32,7 @@ public struct Always<State: Hashable & Sendable, Event: StatechartEvent, Context
     ) {
         element = .transition(
             .eventless, targets: targets, type: type, guard: condition, action: nil,
-            location: SourceLocation(file: file, line: line, column: column))
+            location: SourcePosition(file: file, line: line, column: column))
     }
 
     /// An eventless transition with an action.
@@ -55,6 +55,6 @@ public struct Always<State: Hashable & Sendable, Event: StatechartEvent, Context
     ) {
         element = .transition(
             .eventless, targets: targets, type: type, guard: condition, action: action,
-            location: SourceLocation(file: file, line: line, column: column))
+            location: SourcePosition(file: file, line: line, column: column))
     }
 }

@@ -17,7 +17,7 @@ public typealias StatechartGuard<State: Hashable & Sendable, Event: StatechartEv
 ///
 /// The builder elements (``StateNode``, ``On``, ``OnEntry`` and the others) each produce elements.
 /// To build a chart from data rather than from code, as the SCXML reader does, make elements with
-/// the static functions here and pass them to ``Statechart/init(name:initial:elements:microstepLimit:maximumDepth:)``.
+/// the static functions here and pass them to the ``Statechart`` initialiser that takes `elements:`.
 public struct ChartElement<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
     typealias Action = StatechartAction<State, Event, Context>
     typealias Guard = StatechartGuard<State, Event, Context>
@@ -25,9 +25,10 @@ public struct ChartElement<State: Hashable & Sendable, Event: StatechartEvent, C
     enum Content: Sendable {
         case node(NodeDefinition<State, Event, Context>)
         case transition(TransitionDefinition<State, Event, Context>)
+        case start(Action)
         case entry(Action)
         case exit(Action)
-        case initial(targets: [State], action: Action?, location: SourceLocation?)
+        case initial(targets: [State], action: Action?, location: SourcePosition?)
         case stateData(StateDataDefinition<State, Event, Context>)
         case doneData(@Sendable (borrowing Scope<State, Event, Context>) throws -> any Sendable)
     }
@@ -75,7 +76,7 @@ struct NodeDefinition<State: Hashable & Sendable, Event: StatechartEvent, Contex
     var historyType: HistoryType = .shallow
     var initial: [State] = []
     var elements: [ChartElement<State, Event, Context>] = []
-    var location: SourceLocation?
+    var location: SourcePosition?
 }
 
 struct TransitionDefinition<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
@@ -84,7 +85,7 @@ struct TransitionDefinition<State: Hashable & Sendable, Event: StatechartEvent, 
     var type: TransitionType
     var condition: StatechartGuard<State, Event, Context>?
     var action: StatechartAction<State, Event, Context>?
-    var location: SourceLocation?
+    var location: SourcePosition?
 }
 
 @usableFromInline
@@ -106,7 +107,7 @@ extension ChartElement {
     ///   - location: Where the state was written, for diagnostics.
     public static func state(
         _ id: State, kind: StateKind = .state, initial: [State] = [],
-        elements: [ChartElement] = [], location: SourceLocation? = nil
+        elements: [ChartElement] = [], location: SourcePosition? = nil
     ) -> ChartElement {
         ChartElement(
             .node(NodeDefinition(id: id, kind: kind, initial: initial, elements: elements, location: location)))
@@ -123,7 +124,7 @@ extension ChartElement {
     ///   - location: Where the history state was written, for diagnostics.
     public static func history(
         _ id: State, type: HistoryType = .shallow, defaultTargets: [State] = [],
-        action: StatechartAction<State, Event, Context>? = nil, location: SourceLocation? = nil
+        action: StatechartAction<State, Event, Context>? = nil, location: SourcePosition? = nil
     ) -> ChartElement {
         var elements: [ChartElement] = []
         if !defaultTargets.isEmpty || action != nil {
@@ -148,7 +149,7 @@ extension ChartElement {
     public static func transition(
         _ trigger: TransitionTrigger<Event.Kind>, targets: [State] = [], type: TransitionType = .external,
         guard condition: StatechartGuard<State, Event, Context>? = nil,
-        action: StatechartAction<State, Event, Context>? = nil, location: SourceLocation? = nil
+        action: StatechartAction<State, Event, Context>? = nil, location: SourcePosition? = nil
     ) -> ChartElement {
         ChartElement(
             .transition(
@@ -162,6 +163,12 @@ extension ChartElement {
         ChartElement(.entry(action))
     }
 
+    /// An action run once when the machine starts, before the initial states are entered; only at
+    /// the top of the chart. SCXML documents use it to initialise their data model.
+    public static func onStart(_ action: @escaping StatechartAction<State, Event, Context>) -> ChartElement {
+        ChartElement(.start(action))
+    }
+
     /// An exit action of the enclosing state (SCXML `<onexit>`). Several run in document order.
     public static func onExit(_ action: @escaping StatechartAction<State, Event, Context>) -> ChartElement {
         ChartElement(.exit(action))
@@ -170,7 +177,7 @@ extension ChartElement {
     /// The initial transition of the enclosing compound state (SCXML `<initial>`), with an action
     /// run when the state is entered by default.
     public static func initial(
-        _ targets: [State], action: StatechartAction<State, Event, Context>? = nil, location: SourceLocation? = nil
+        _ targets: [State], action: StatechartAction<State, Event, Context>? = nil, location: SourcePosition? = nil
     ) -> ChartElement {
         ChartElement(.initial(targets: targets, action: action, location: location))
     }

@@ -34,7 +34,7 @@ public struct On<State: Hashable & Sendable, Event: StatechartEvent, Context: Se
     ) {
         element = .transition(
             .events(kinds.map { .kind($0) }), targets: targets, type: type, guard: condition, action: nil,
-            location: SourceLocation(file: file, line: line, column: column))
+            location: SourcePosition(file: file, line: line, column: column))
     }
 
     /// A transition on events of the given kinds, with an action.
@@ -58,7 +58,7 @@ public struct On<State: Hashable & Sendable, Event: StatechartEvent, Context: Se
     ) {
         element = .transition(
             .events(kinds.map { .kind($0) }), targets: targets, type: type, guard: condition, action: action,
-            location: SourceLocation(file: file, line: line, column: column))
+            location: SourcePosition(file: file, line: line, column: column))
     }
 
     /// A transition on events whose names match SCXML descriptors, such as `"error"` (which also
@@ -80,7 +80,7 @@ public struct On<State: Hashable & Sendable, Event: StatechartEvent, Context: Se
     ) {
         element = .transition(
             .events(EventDescriptor.list(descriptors).map { .descriptor($0) }), targets: targets, type: type,
-            guard: condition, action: nil, location: SourceLocation(file: file, line: line, column: column))
+            guard: condition, action: nil, location: SourcePosition(file: file, line: line, column: column))
     }
 
     /// A transition on events whose names match SCXML descriptors, with an action.
@@ -104,6 +104,6 @@ public struct On<State: Hashable & Sendable, Event: StatechartEvent, Context: Se
     ) {
         element = .transition(
             .events(EventDescriptor.list(descriptors).map { .descriptor($0) }), targets: targets, type: type,
-            guard: condition, action: action, location: SourceLocation(file: file, line: line, column: column))
+            guard: condition, action: action, location: SourcePosition(file: file, line: line, column: column))
     }
 }

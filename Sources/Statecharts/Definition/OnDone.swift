@@ -31,7 +31,7 @@ public struct OnDone<State: Hashable & Sendable, Event: StatechartEvent, Context
     ) {
         element = .transition(
             .done, targets: targets, type: type, guard: condition, action: nil,
-            location: SourceLocation(file: file, line: line, column: column))
+            location: SourcePosition(file: file, line: line, column: column))
     }
 
     /// A completion transition with an action.
@@ -54,6 +54,6 @@ public struct OnDone<State: Hashable & Sendable, Event: StatechartEvent, Context
     ) {
         element = .transition(
             .done, targets: targets, type: type, guard: condition, action: action,
-            location: SourceLocation(file: file, line: line, column: column))
+            location: SourcePosition(file: file, line: line, column: column))
     }
 }

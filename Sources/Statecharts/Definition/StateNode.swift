@@ -32,7 +32,7 @@ public struct StateNode<State: Hashable & Sendable, Event: StatechartEvent, Cont
     ) {
         element = .state(
             id, kind: .state, initial: initial, elements: content(),
-            location: SourceLocation(file: file, line: line, column: column))
+            location: SourcePosition(file: file, line: line, column: column))
     }
 }
 
@@ -56,7 +56,7 @@ public struct Parallel<State: Hashable & Sendable, Event: StatechartEvent, Conte
         @ChartBuilder<State, Event, Context> _ content: () -> [ChartElement<State, Event, Context>]
     ) {
         element = .state(
-            id, kind: .parallel, elements: content(), location: SourceLocation(file: file, line: line, column: column))
+            id, kind: .parallel, elements: content(), location: SourcePosition(file: file, line: line, column: column))
     }
 }
 
@@ -81,7 +81,7 @@ public struct Final<State: Hashable & Sendable, Event: StatechartEvent, Context:
         @ChartBuilder<State, Event, Context> _ content: () -> [ChartElement<State, Event, Context>] = { [] }
     ) {
         element = .state(
-            id, kind: .final, elements: content(), location: SourceLocation(file: file, line: line, column: column))
+            id, kind: .final, elements: content(), location: SourcePosition(file: file, line: line, column: column))
     }
 }
 
@@ -112,7 +112,7 @@ public struct History<State: Hashable & Sendable, Event: StatechartEvent, Contex
     ) {
         element = .history(
             id, type: type, defaultTargets: defaultTargets, action: action,
-            location: SourceLocation(file: file, line: line, column: column))
+            location: SourcePosition(file: file, line: line, column: column))
     }
 }
 
@@ -135,6 +135,6 @@ public struct Initial<State: Hashable & Sendable, Event: StatechartEvent, Contex
         to targets: State..., file: String = #fileID, line: Int = #line, column: Int = #column,
         action: StatechartAction<State, Event, Context>? = nil
     ) {
-        element = .initial(targets, action: action, location: SourceLocation(file: file, line: line, column: column))
+        element = .initial(targets, action: action, location: SourcePosition(file: file, line: line, column: column))
     }
 }

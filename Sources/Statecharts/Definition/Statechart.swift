@@ -54,15 +54,33 @@ public struct Statechart<State: Hashable & Sendable, Event: StatechartEvent, Con
     ///   - microstepLimit: The most microsteps a machine may take in one call.
     ///   - maximumDepth: The deepest nesting allowed; deeper charts are rejected with
     ///     ``ChartProblem/Code/nestingTooDeep`` rather than risk exhausting the stack.
+    ///   - source: What the chart was made from, such as an SCXML document, for tools that write
+    ///     the chart back out; see ``source``.
     /// - Throws: ``ChartValidationError`` with every problem found.
     public init(
         name: String, initial: [State] = [], elements: [ChartElement<State, Event, Context>],
-        microstepLimit: Int = Self.defaultMicrostepLimit, maximumDepth: Int = Self.defaultMaximumDepth
+        microstepLimit: Int = Self.defaultMicrostepLimit, maximumDepth: Int = Self.defaultMaximumDepth,
+        source: (any Sendable)? = nil
+    ) throws(ChartValidationError) {
+        try self.init(
+            name: name, initial: initial, elements: elements, microstepLimit: microstepLimit,
+            maximumDepth: maximumDepth, source: source, binder: nil)
+    }
+
+    init(
+        name: String, initial: [State], elements: [ChartElement<State, Event, Context>], microstepLimit: Int,
+        maximumDepth: Int, source: (any Sendable)?, binder: (@Sendable (inout Context, ProcessedEvent<Event>) -> Void)?
     ) throws(ChartValidationError) {
         var compiler = ChartCompiler<State, Event, Context>(
             name: name, initial: initial, maximumDepth: maximumDepth, microstepLimit: max(microstepLimit, 1))
+        compiler.source = source
+        compiler.binder = binder
         storage = try compiler.compile(elements)
     }
+
+    /// What the chart was made from, if its maker said: for a chart read from an SCXML document,
+    /// the document.
+    public var source: (any Sendable)? { storage.source }
 
     /// The chart's name.
     public var name: String { storage.name }
@@ -75,6 +93,46 @@ public struct Statechart<State: Hashable & Sendable, Event: StatechartEvent, Con
         context: Context, unhandledEvents: UnhandledEventPolicy = .ignore
     ) -> StateMachine<State, Event, Context> {
         StateMachine(chart: self, context: context, unhandledEvents: unhandledEvents)
+    }
+}
+
+extension Statechart where Context: DataModel, Context.Event == Event {
+    /// Builds a chart whose context is a ``DataModel``, which is told of every event.
+    ///
+    /// - Parameters:
+    ///   - name: A name for diagnostics and pictures.
+    ///   - initial: The state (or, across parallel regions, states) the machine starts in; omitted,
+    ///     the first top-level state.
+    ///   - microstepLimit: The most microsteps a machine may take in one call.
+    ///   - content: The top-level states.
+    /// - Throws: ``ChartValidationError`` with every problem found.
+    public init(
+        _ name: String = "statechart", initial: State..., microstepLimit: Int = Self.defaultMicrostepLimit,
+        @ChartBuilder<State, Event, Context> _ content: () -> [ChartElement<State, Event, Context>]
+    ) throws(ChartValidationError) {
+        try self.init(
+            name: name, initial: initial, elements: content(), microstepLimit: microstepLimit,
+            maximumDepth: Self.defaultMaximumDepth, source: nil, binder: { $0.bind($1) })
+    }
+
+    /// Builds a chart whose context is a ``DataModel`` from elements made in code.
+    ///
+    /// - Parameters:
+    ///   - name: A name for diagnostics and pictures.
+    ///   - initial: The states the machine starts in; empty, the first top-level state.
+    ///   - elements: The top-level states.
+    ///   - microstepLimit: The most microsteps a machine may take in one call.
+    ///   - maximumDepth: The deepest nesting allowed.
+    ///   - source: What the chart was made from, such as an SCXML document.
+    /// - Throws: ``ChartValidationError`` with every problem found.
+    public init(
+        name: String, initial: [State] = [], elements: [ChartElement<State, Event, Context>],
+        microstepLimit: Int = Self.defaultMicrostepLimit, maximumDepth: Int = Self.defaultMaximumDepth,
+        source: (any Sendable)? = nil
+    ) throws(ChartValidationError) {
+        try self.init(
+            name: name, initial: initial, elements: elements, microstepLimit: microstepLimit,
+            maximumDepth: maximumDepth, source: source, binder: { $0.bind($1) })
     }
 }
 

@@ -38,6 +38,25 @@ public struct ProcessedEvent<Event: StatechartEvent>: Sendable, CustomStringConv
     public var event: Event?
     /// Where the event came from.
     public var origin: Origin
+    /// For `done.state.*` events: the done data of the final state that completed the state.
+    public var doneData: (any Sendable)?
+    /// For `error.execution`: what the failed action or guard threw.
+    public var error: (any Error)?
+
+    /// Whether the machine raised the event itself (`done.state.*`, `error.execution`, timeouts)
+    /// rather than receiving it or having it raised by an action: SCXML's "platform" events.
+    public var isRaisedByMachine: Bool { event == nil }
+
+    /// An event seen by an observer or a data model.
+    public init(
+        name: String, event: Event?, origin: Origin, doneData: (any Sendable)? = nil, error: (any Error)? = nil
+    ) {
+        self.name = name
+        self.event = event
+        self.origin = origin
+        self.doneData = doneData
+        self.error = error
+    }
 
     /// Where an event came from.
     public enum Origin: String, Hashable, Sendable {
@@ -79,7 +98,7 @@ public struct TakenTransition<State: Hashable & Sendable>: Sendable, Equatable {
     /// Its targets as written (history states included); empty for a targetless transition.
     public var targets: [State]
     /// Where it was written.
-    public var location: SourceLocation?
+    public var location: SourcePosition?
 }
 
 /// An action that threw.

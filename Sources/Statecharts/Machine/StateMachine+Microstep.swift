@@ -228,6 +228,19 @@ extension StateMachine {
         }
     }
 
+    /// Runs a start action; returns what it threw.
+    mutating func runStartAction(_ action: StatechartAction<State, Event, Context>) -> (any Error)? {
+        withUnsafeMutablePointer(to: &self) { machine in
+            var scope = Scope(machine: machine, signal: nil)
+            do {
+                try action(&scope)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
     /// Evaluates a guard; one that throws is false and raises `error.execution`.
     @usableFromInline
     mutating func evaluateGuard(_ index: Int, transition: Int, signal: UnsafePointer<Signal<Event>>?) -> Bool {

@@ -25,6 +25,11 @@ extension StateMachine {
     ) throws(MachineError<State, Event>) where Observer.State == State, Observer.Event == Event {
         guard status == .notStarted else { throw .alreadyStarted }
         status = .running
+        for action in chart.startActions {
+            if let error = runStartAction(action) {
+                enqueueInternal(Signal(kind: chart.layout.errorExecutionKind, payload: .error(error)))
+            }
+        }
         var initial = EnabledTransition(transition: chart.layout.initialTransitions[0], domain: 0)
         withUnsafeMutablePointer(to: &initial) { pointer in
             takeMicrostep(UnsafeMutableBufferPointer(start: pointer, count: 1), signal: nil, observer: &observer)
@@ -62,9 +67,7 @@ extension StateMachine {
         case .finished: throw .finished(configuration: activeStates)
         }
         let signal = Signal(kind: kindIndex(of: event), payload: .event(event))
-        if !(Observer.self == NoObserver<State, Event>.self) {
-            observer.machineWillProcess(ProcessedEvent(name: name(of: signal), event: event, origin: .external))
-        }
+        announce(signal, origin: .external, observer: &observer)
         let handled = react(to: signal, observer: &observer)
         if !handled && unhandledEvents == .reject {
             if extras?.hasInternalEvents == true { try runToCompletion(microsteps: 0, observer: &observer) }
@@ -94,7 +97,6 @@ extension StateMachine {
         microsteps taken: Int, observer: inout Observer
     ) throws(MachineError<State, Event>) where Observer.State == State, Observer.Event == Event {
         var microsteps = taken
-        let observing = !(Observer.self == NoObserver<State, Event>.self)
         while status == .running {
             while status == .running {
                 if chart.layout.hasEventlessTransitions {
@@ -105,21 +107,37 @@ extension StateMachine {
                     }
                 }
                 guard extras?.hasInternalEvents == true, let signal = mutableExtras().dequeueInternal() else { break }
-                if observing {
-                    observer.machineWillProcess(
-                        ProcessedEvent(name: name(of: signal), event: signal.event, origin: .internal))
-                }
+                announce(signal, origin: .internal, observer: &observer)
                 if microsteps >= Int(limit) { throw abandonStep() }
                 if react(to: signal, observer: &observer) { microsteps += 1 }
             }
             guard status == .running, let (signal, origin) = nextExternalSignal() else { break }
-            if observing {
-                observer.machineWillProcess(ProcessedEvent(name: name(of: signal), event: signal.event, origin: origin))
-            }
+            announce(signal, origin: origin, observer: &observer)
             if microsteps >= Int(limit) { throw abandonStep() }
             if react(to: signal, observer: &observer) { microsteps += 1 }
         }
         if status == .finished { finish() }
+    }
+
+    /// Tells the data model (if the context is one) and the observer that `signal` is next.
+    @inline(__always)
+    mutating func announce<Observer: MachineObserver>(
+        _ signal: Signal<Event>, origin: ProcessedEvent<Event>.Origin, observer: inout Observer
+    ) where Observer.State == State, Observer.Event == Event {
+        let observing = !(Observer.self == NoObserver<State, Event>.self)
+        guard observing || chart.binder != nil else { return }
+        let event = processedEvent(signal, origin: origin)
+        if let binder = chart.binder { binder(&context, event) }
+        if observing { observer.machineWillProcess(event) }
+    }
+
+    func processedEvent(_ signal: Signal<Event>, origin: ProcessedEvent<Event>.Origin) -> ProcessedEvent<Event> {
+        switch signal.payload {
+        case .event(let event): return ProcessedEvent(name: name(of: signal), event: event, origin: origin)
+        case .done(let data): return ProcessedEvent(name: name(of: signal), event: nil, origin: origin, doneData: data)
+        case .error(let error): return ProcessedEvent(name: name(of: signal), event: nil, origin: origin, error: error)
+        case .timeout: return ProcessedEvent(name: name(of: signal), event: nil, origin: origin)
+        }
     }
 
     /// The next event of the external queue, or else the next timer whose deadline has come.
@@ -227,7 +245,7 @@ extension StateMachine {
                 let atomic = (word << 6) + bits.trailingZeroBitCount
                 bits &= bits &- 1
                 var state = atomic
-                search: while state > 0 {
+                search: while state >= 0 {
                     if kind >= 0 {
                         let candidates = chart.layout.dispatch.candidates(state: state, kind: kind)
                         for position in candidates {
@@ -265,7 +283,7 @@ extension StateMachine {
                 let atomic = (word << 6) + bits.trailingZeroBitCount
                 bits &= bits &- 1
                 var state = atomic
-                search: while state > 0 {
+                search: while state >= 0 {
                     for position in Int(
                         chart.layout.eventlessOffsets[state])..<Int(chart.layout.eventlessOffsets[state + 1])
                     {

@@ -24,8 +24,8 @@ import Testing
 
     @Test("a duplicate state is reported with where it was first declared")
     func duplicateState() {
-        let first = SourceLocation(file: "A.swift", line: 3, column: 5)
-        let second = SourceLocation(file: "A.swift", line: 9, column: 5)
+        let first = SourcePosition(file: "A.swift", line: 3, column: 5)
+        let second = SourcePosition(file: "A.swift", line: 9, column: 5)
         let found = problems([.state("a", location: first), .state("b", elements: [.state("a", location: second)])])
         #expect(found.map(\.code) == [.duplicateState])
         #expect(found.first?.message == "the state 'a' is declared more than once (first declared at A.swift:3:5)")
@@ -113,13 +113,17 @@ import Testing
             ])
     }
 
-    @Test("transitions and actions cannot be at the top of the chart")
+    @Test("entry actions and timeouts cannot be at the top of the chart, which is never entered")
     func misplacedAtTop() {
         #expect(
-            messages([.state("a"), .transition(.eventless, targets: ["a"])])
+            messages([.state("a"), .onEntry { _ in }])
                 == [
-                    "a transition is at the top of the chart 'chart', where only states can be; to act in every state, put the states in one compound state and a transition in it"
+                    "an entry action is at the top of the chart 'chart', which is never entered or exited; put it in a state"
                 ])
+        #expect(
+            messages([.state("a"), .transition(.after(.seconds(1)), targets: ["a"])])
+                == ["a timeout is at the top of the chart 'chart', which is never entered to arm it; put it in a state"]
+        )
     }
 
     @Test("a timeout's delay cannot be negative, and a transition on events must name one")

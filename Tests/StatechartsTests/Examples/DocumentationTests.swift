@@ -8,16 +8,19 @@ import Testing
 
     /// The part of a test file between its `// MARK: - The …` and `// MARK: - Tests` lines.
     func chartSection(of test: String) throws -> String {
-        let source = try String(contentsOf: Self.root.appending(path: "Tests/StatechartsTests/Examples/\(test)"), encoding: .utf8)
+        let source = try String(
+            contentsOf: Self.root.appending(path: "Tests/StatechartsTests/Examples/\(test)"), encoding: .utf8)
         let start = try #require(source.range(of: "// MARK: - The "))
         let lineEnd = try #require(source[start.upperBound...].firstIndex(of: "\n"))
         let end = try #require(source.range(of: "// MARK: - Tests"))
         return String(source[source.index(after: lineEnd)..<end.lowerBound]).trimmingCharacters(in: .newlines)
     }
 
-    @Test("each example article contains its test's chart code verbatim", arguments: [
-        ("ExampleGameFlow.md", "GameFlowTests.swift"), ("ExampleMediaPlayer.md", "MediaPlayerTests.swift"),
-    ])
+    @Test(
+        "each example article contains its test's chart code verbatim",
+        arguments: [
+            ("ExampleGameFlow.md", "GameFlowTests.swift"), ("ExampleMediaPlayer.md", "MediaPlayerTests.swift"),
+        ])
     func articleMatchesTest(article: String, test: String) throws {
         let text = try String(
             contentsOf: Self.root.appending(path: "Sources/Statecharts/Statecharts.docc/\(article)"), encoding: .utf8)

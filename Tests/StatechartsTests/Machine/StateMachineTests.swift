@@ -88,3 +88,51 @@ import Testing
         #expect(chart.initialStates(of: "running") == ["slow"])
     }
 }
+
+/// A context that records the events it is told of, as an SCXML data model binds `_event`.
+struct RecordingModel: DataModel {
+    var bound: [String] = []
+    var origins: [ProcessedEvent<NamedEvent>.Origin] = []
+
+    mutating func bind(_ event: ProcessedEvent<NamedEvent>) {
+        bound.append(event.name + (event.isRaisedByMachine ? "!" : ""))
+        origins.append(event.origin)
+    }
+}
+
+@Suite struct DataModelTests {
+    @Test("a context that is a DataModel is told of every event before its transitions are selected")
+    func bindsEveryEvent() throws {
+        let chart = try Statechart<String, NamedEvent, RecordingModel>(initial: "a") {
+            StateNode("a") {
+                On("go", to: "b", guard: { $0.context.bound.last == "go" }) { $0.raise("raised") }
+            }
+            StateNode("b", initial: "b1") {
+                StateNode("b1") { On("raised", to: "bf") }
+                Final("bf")
+                OnDone(to: "c")
+            }
+            StateNode("c") { After(.seconds(1), to: "d") }
+            StateNode("d")
+        }
+        var machine = chart.makeMachine(context: RecordingModel())
+        try machine.start()
+        try machine.send("go")
+        try machine.advance(by: .seconds(1))
+        #expect(machine.activeStates == ["d"])
+        #expect(machine.context.bound == ["go", "raised", "done.state.b!", "after.1000ms.c!"])
+        #expect(machine.context.origins == [.external, .internal, .internal, .timer])
+    }
+
+    @Test("start actions run once, before the initial states are entered")
+    func startActions() throws {
+        let chart = try TestChart(
+            name: "started",
+            elements: [
+                .onStart { $0.context.append("start") },
+                .state("a", elements: [.onEntry { $0.context.append("enter a") }]),
+            ])
+        let machine = try started(chart)
+        #expect(machine.context.entries == ["start", "enter a"])
+    }
+}

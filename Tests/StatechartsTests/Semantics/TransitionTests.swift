@@ -247,6 +247,31 @@ import Testing
         #expect(try logged(&machine) { try $0.send("t") } == ["exit q1", "exit q", "enter r", "enter r1"])
     }
 
+    @Test("a transition at the top of the chart applies in every state, after the states' own")
+    func topLevelTransitions() throws {
+        let chart = try TestChart(
+            name: "global",
+            elements: [
+                .state(
+                    "a",
+                    elements: logged("a") + [.transition(.events([.descriptor(EventDescriptor("go"))]), targets: ["b"])]
+                ),
+                .state("b", elements: logged("b")),
+                .transition(.events([.descriptor(EventDescriptor("go"))]), targets: ["c"]),
+                .transition(.events([.descriptor(EventDescriptor("reset"))]), targets: ["a"]),
+                .transition(.events([.descriptor(EventDescriptor("*"))]), action: { $0.context.counter += 1 }),
+                .state("c", elements: logged("c")),
+            ])
+        var machine = try started(chart)
+        try machine.send("go")
+        #expect(machine.activeStates == ["b"], "a's own transition wins")
+        try machine.send("go")
+        #expect(machine.activeStates == ["c"], "b has none: the chart's applies")
+        #expect(try logged(&machine) { try $0.send("reset") } == ["exit c", "enter a"])
+        try machine.send("anything")
+        #expect(machine.context.counter == 1)
+    }
+
     @Test("an Initial element's action runs after the state's entry actions and before its child's")
     func initialAction() throws {
         let chart = try TestChart {

@@ -1,6 +1,6 @@
 /// Where something was written: a Swift source line for charts built in code, or a position in a
 /// document for charts read from SCXML.
-public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct SourcePosition: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The file: a Swift `#fileID` or a document path.
     public var file: String
     /// The line, starting at 1.

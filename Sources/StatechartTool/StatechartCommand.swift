@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// The `statechart` command: check, run and test statecharts written in SCXML.
+public struct StatechartCommand: ParsableCommand {
+    /// The command's description and subcommands.
+    public static let configuration = CommandConfiguration(
+        commandName: "statechart",
+        abstract: "Run, check and test statecharts written in SCXML.",
+        subcommands: [TestCommand.self])
+
+    /// A command ready to parse.
+    public init() {}
+}

@@ -1,0 +1,121 @@
+import Statecharts
+
+/// A data model: what evaluates an SCXML document's expressions and holds its variables.
+///
+/// A document names its data model in its `datamodel` attribute. ``NullDataModel`` ships with
+/// this module; an ECMAScript data model can be supplied by another module. A chart is built
+/// for one data model type, which checks every expression of the document when the chart is
+/// built (``problem(with:as:)``), so that a document it cannot run is reported, never guessed at.
+/// Each machine then gets its own instance.
+public protocol SCXMLDataModel: Sendable {
+    /// The values of the `datamodel` attribute this model implements, such as `"null"`.
+    static var names: Set<String> { get }
+
+    /// Why the model cannot evaluate `expression` used as `use`; `nil` when it can.
+    static func problem(with expression: SCXMLExpression, as use: SCXMLExpressionUse) -> String?
+
+    /// Why the model cannot run `feature`; `nil` when it can.
+    static func problem(with feature: SCXMLFeature) -> String?
+
+    /// A model for a new session.
+    init(session: SCXMLSessionInfo)
+
+    /// The event about to be processed: SCXML's `_event`.
+    mutating func bind(_ event: SCXMLEvent)
+
+    /// The value of a condition (`cond`).
+    mutating func condition(_ expression: SCXMLExpression, isActive: (String) -> Bool) throws -> Bool
+
+    /// The value of a value expression (`expr`, `eventexpr`, ...).
+    mutating func value(_ expression: SCXMLExpression, isActive: (String) -> Bool) throws -> SCXMLValue
+
+    /// Creates the variable of a `<data>` element without a value (late binding, before entry).
+    mutating func declare(_ data: SCXMLData) throws
+
+    /// Creates the variable of a `<data>` element and gives it its value.
+    mutating func initialize(_ data: SCXMLData, isActive: (String) -> Bool) throws
+
+    /// Runs an `<assign>`.
+    mutating func assign(
+        to location: SCXMLExpression, expression: SCXMLExpression?, content: SCXMLInlineContent?,
+        isActive: (String) -> Bool
+    ) throws
+
+    /// Stores a value in a location (for `idlocation` and `<foreach>`'s `item` and `index`).
+    mutating func store(_ value: SCXMLValue, in location: String, at sourceLocation: SourcePosition) throws
+
+    /// The value of a location (for `namelist`).
+    mutating func load(_ location: String, at sourceLocation: SourcePosition) throws -> SCXMLValue
+
+    /// Runs a `<script>`.
+    mutating func run(_ script: SCXMLScript, isActive: (String) -> Bool) throws
+
+    /// The items of a `<foreach>`'s `array`, in iteration order.
+    mutating func items(of array: SCXMLExpression, isActive: (String) -> Bool) throws -> [SCXMLValue]
+}
+
+/// How an expression is used, so that a model can check it for its use.
+public enum SCXMLExpressionUse: String, Sendable, Hashable {
+    /// A `cond`.
+    case condition
+    /// An `expr` and the other value expressions.
+    case value
+    /// A `location`.
+    case location
+}
+
+/// Parts of SCXML that a data model may not support.
+public enum SCXMLFeature: String, Sendable, Hashable {
+    /// `<datamodel>` and `<data>`.
+    case data
+    /// `<assign>`.
+    case assign
+    /// `<script>`.
+    case script
+    /// `<foreach>`.
+    case foreach
+    /// `namelist`, `idlocation` and `<param location>`: reading and writing variables.
+    case variables
+
+    /// The element or attribute, for messages.
+    public var element: String {
+        switch self {
+        case .data: return "<data>"
+        case .assign: return "<assign>"
+        case .script: return "<script>"
+        case .foreach: return "<foreach>"
+        case .variables: return "a location (namelist, idlocation, <param location>)"
+        }
+    }
+}
+
+/// What a data model knows of its session.
+public struct SCXMLSessionInfo: Sendable, Hashable {
+    /// The session identifier (SCXML's `_sessionid`).
+    public var id: String
+    /// The document's name (SCXML's `_name`).
+    public var name: String?
+
+    /// Session information from its parts.
+    public init(id: String, name: String?) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// An error a data model raises while evaluating: the machine turns it into `error.execution`.
+public struct SCXMLEvaluationError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public var message: String
+    /// Where the expression is.
+    public var location: SourcePosition
+
+    /// An error from its parts.
+    public init(_ message: String, at location: SourcePosition) {
+        self.message = message
+        self.location = location
+    }
+
+    /// `file:line:column: message`.
+    public var description: String { "\(location): \(message)" }
+}

@@ -1,0 +1,108 @@
+import Statecharts
+
+/// One element of executable content.
+public struct SCXMLAction: Sendable, Hashable {
+    /// What the element is, with its attributes.
+    public var kind: Kind
+    /// Where the element is.
+    public var location: SourcePosition
+
+    /// An action from its kind and location.
+    public init(_ kind: Kind, location: SourcePosition) {
+        self.kind = kind
+        self.location = location
+    }
+
+    /// The elements of executable content.
+    public indirect enum Kind: Sendable, Hashable {
+        /// `<raise event>`.
+        case raise(event: String)
+        /// `<send>`.
+        case send(SCXMLSend)
+        /// `<cancel sendid>` or `<cancel sendidexpr>`.
+        case cancel(sendID: String?, sendIDExpression: SCXMLExpression?)
+        /// `<log label expr>`.
+        case log(label: String?, expression: SCXMLExpression?)
+        /// `<if>` with its `<elseif>` and `<else>` branches; the `else` branch has no condition.
+        case `if`([SCXMLBranch])
+        /// `<foreach array item index>`.
+        case foreach(array: SCXMLExpression, item: String, index: String?, actions: [SCXMLAction])
+        /// `<assign location expr>`, or with inline content.
+        case assign(location: SCXMLExpression, expression: SCXMLExpression?, content: SCXMLInlineContent?)
+        /// `<script>`.
+        case script(SCXMLScript)
+    }
+}
+
+/// One branch of an `<if>`: its condition (none for `<else>`) and its actions.
+public struct SCXMLBranch: Sendable, Hashable {
+    /// The `cond` of the `<if>` or `<elseif>`; `nil` for `<else>`.
+    public var condition: SCXMLExpression?
+    /// The actions of the branch.
+    public var actions: [SCXMLAction]
+
+    /// A branch from its parts.
+    public init(condition: SCXMLExpression?, actions: [SCXMLAction]) {
+        self.condition = condition
+        self.actions = actions
+    }
+}
+
+/// A `<send>` element.
+public struct SCXMLSend: Sendable, Hashable {
+    /// The values of `type` that name the SCXML event I/O processor.
+    public static let scxmlProcessorTypes: Set<String> = ["http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml"]
+
+    /// The `event` attribute.
+    public var event: String?
+    /// The `eventexpr` attribute.
+    public var eventExpression: SCXMLExpression?
+    /// The `target` attribute.
+    public var target: String?
+    /// The `targetexpr` attribute.
+    public var targetExpression: SCXMLExpression?
+    /// The `type` attribute.
+    public var type: String?
+    /// The `typeexpr` attribute.
+    public var typeExpression: SCXMLExpression?
+    /// The `id` attribute.
+    public var id: String?
+    /// The `idlocation` attribute.
+    public var idLocation: SCXMLExpression?
+    /// The `delay` attribute, read.
+    public var delay: Duration?
+    /// The `delay` attribute as written.
+    public var delayText: String?
+    /// The `delayexpr` attribute.
+    public var delayExpression: SCXMLExpression?
+    /// The `namelist` attribute.
+    public var namelist: [String]
+    /// The `<param>` children.
+    public var params: [SCXMLParam]
+    /// The `<content>` child.
+    public var content: SCXMLContent?
+
+    /// A send from its parts.
+    public init(
+        event: String? = nil, eventExpression: SCXMLExpression? = nil, target: String? = nil,
+        targetExpression: SCXMLExpression? = nil, type: String? = nil, typeExpression: SCXMLExpression? = nil,
+        id: String? = nil, idLocation: SCXMLExpression? = nil, delay: Duration? = nil, delayText: String? = nil,
+        delayExpression: SCXMLExpression? = nil, namelist: [String] = [], params: [SCXMLParam] = [],
+        content: SCXMLContent? = nil
+    ) {
+        self.event = event
+        self.eventExpression = eventExpression
+        self.target = target
+        self.targetExpression = targetExpression
+        self.type = type
+        self.typeExpression = typeExpression
+        self.id = id
+        self.idLocation = idLocation
+        self.delay = delay
+        self.delayText = delayText
+        self.delayExpression = delayExpression
+        self.namelist = namelist
+        self.params = params
+        self.content = content
+    }
+}

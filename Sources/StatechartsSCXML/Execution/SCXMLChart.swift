@@ -1,0 +1,320 @@
+import Foundation
+import Statecharts
+
+/// A chart made from an SCXML document, with the data model that runs it.
+public struct SCXMLChart: Sendable {
+    /// The chart.
+    public let statechart: Statechart<String, SCXMLEvent, SCXMLSession>
+    /// The document it was made from.
+    public let document: SCXMLDocument
+    /// The data model type each machine gets an instance of.
+    public let dataModel: any SCXMLDataModel.Type
+    /// Warnings found while reading and building.
+    public let warnings: [SCXMLDiagnostic]
+
+    /// A machine of the chart, not started yet.
+    ///
+    /// - Parameters:
+    ///   - sessionID: The session identifier (SCXML's `_sessionid`); a new UUID by default.
+    ///   - unhandledEvents: What to do with an event that no transition handles.
+    ///   - log: Where `<log>` elements write; `nil` to discard them.
+    public func makeMachine(
+        sessionID: String = UUID().uuidString, unhandledEvents: UnhandledEventPolicy = .ignore,
+        log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
+    ) -> StateMachine<String, SCXMLEvent, SCXMLSession> {
+        let info = SCXMLSessionInfo(id: sessionID, name: document.name)
+        let session = SCXMLSession(model: dataModel.init(session: info), info: info, log: log)
+        return statechart.makeMachine(context: session, unhandledEvents: unhandledEvents)
+    }
+}
+
+extension SCXMLDocument {
+    /// The data model types this module provides.
+    public static let builtInDataModels: [any SCXMLDataModel.Type] = [NullDataModel.self]
+
+    /// The `datamodel` a document uses when it names none: ECMAScript, as SCION and most engines do.
+    public static let defaultDataModel = "ecmascript"
+
+    /// Builds the chart of this document.
+    ///
+    /// The data model is the one of `dataModels` that implements the document's `datamodel`
+    /// attribute. A document that asks for ECMAScript when no ECMAScript model is given runs on
+    /// ``NullDataModel`` if every expression it uses means the same there (`In()` tests and string
+    /// literals); any other expression is reported as needing the ECMAScript data model.
+    ///
+    /// - Throws: ``SCXMLError`` with every problem: expressions or elements the data model cannot
+    ///   run (``SCXMLDiagnostic/Kind/unsupported``) and the chart's own problems, such as unknown
+    ///   targets (``SCXMLDiagnostic/Kind/document``).
+    public func makeChart(dataModels: [any SCXMLDataModel.Type] = builtInDataModels) throws(SCXMLError) -> SCXMLChart {
+        var builder = SCXMLChartBuilder(document: self, dataModels: dataModels)
+        return try builder.build()
+    }
+}
+
+/// Turns an ``SCXMLDocument`` into chart elements whose actions run the executable content.
+struct SCXMLChartBuilder {
+    typealias Element = ChartElement<String, SCXMLEvent, SCXMLSession>
+
+    let document: SCXMLDocument
+    let model: any SCXMLDataModel.Type
+    let requestedModel: String
+    /// Whether the document asked for a model that is not available and runs on a stand-in.
+    let standIn: Bool
+    var diagnostics: [SCXMLDiagnostic] = []
+
+    init(document: SCXMLDocument, dataModels: [any SCXMLDataModel.Type]) {
+        self.document = document
+        let requested = document.dataModel ?? SCXMLDocument.defaultDataModel
+        requestedModel = requested
+        if let found = dataModels.first(where: { $0.names.contains(requested) }) {
+            model = found
+            standIn = false
+        } else {
+            model = NullDataModel.self
+            standIn = true
+            if requested != "ecmascript" {
+                diagnostics.append(
+                    SCXMLDiagnostic(
+                        .error, "the data model '\(requested)' is not available", at: document.location,
+                        kind: .unsupported))
+            }
+        }
+    }
+
+    mutating func build() throws(SCXMLError) -> SCXMLChart {
+        var elements = document.states.map { node($0) }
+        elements += document.transitions.map { transition($0) }
+        let allData = document.data + document.states.flatMap(Self.dataOfSubtree)
+        if !allData.isEmpty {
+            require(.data, at: allData[0].location)
+            for item in allData { check(item) }
+        }
+        if let script = document.script { require(.script, at: script.location) }
+        let binding = document.binding
+        let topData = document.data
+        let script = document.script
+        if !allData.isEmpty || script != nil {
+            elements.insert(
+                .onStart { scope in
+                    SCXMLExecutor.initialize(binding == .early ? allData : topData, in: &scope)
+                    if binding == .late {
+                        let later = allData.dropFirst(topData.count)
+                        for item in later {
+                            _ = try? SCXMLExecutor.withModel(&scope) { model, _ in try model.declare(item) }
+                        }
+                    }
+                    if let script {
+                        try SCXMLExecutor.withModel(&scope) { model, isActive in
+                            try model.run(script, isActive: isActive)
+                        }
+                    }
+                }, at: 0)
+        }
+        let chart: Statechart<String, SCXMLEvent, SCXMLSession>
+        do {
+            chart = try Statechart(
+                name: document.name ?? "scxml", initial: document.initial, elements: elements,
+                maximumDepth: SCXMLReader.maximumDepth, source: document)
+        } catch {
+            for problem in error.problems {
+                diagnostics.append(
+                    SCXMLDiagnostic(.error, problem.message, at: problem.location ?? document.location, kind: .document)
+                )
+            }
+            throw SCXMLError(diagnostics: diagnostics.sorted(by: Self.documentOrder))
+        }
+        if diagnostics.contains(where: { $0.severity == .error }) {
+            throw SCXMLError(diagnostics: diagnostics.sorted(by: Self.documentOrder))
+        }
+        return SCXMLChart(statechart: chart, document: document, dataModel: model, warnings: diagnostics)
+    }
+
+    static func documentOrder(_ first: SCXMLDiagnostic, _ second: SCXMLDiagnostic) -> Bool {
+        (first.location.line, first.location.column) < (second.location.line, second.location.column)
+    }
+
+    static func dataOfSubtree(_ node: SCXMLNode) -> [SCXMLData] {
+        node.data + node.children.flatMap(dataOfSubtree)
+    }
+
+    // MARK: - Checks
+
+    mutating func unsupported(_ message: String, at location: SourcePosition) {
+        let text = standIn ? "needs the \(requestedModel) data model, which is not available: \(message)" : message
+        diagnostics.append(SCXMLDiagnostic(.error, text, at: location, kind: .unsupported))
+    }
+
+    mutating func check(_ expression: SCXMLExpression?, as use: SCXMLExpressionUse) {
+        guard let expression, let problem = model.problem(with: expression, as: use) else { return }
+        unsupported(problem, at: expression.location)
+    }
+
+    mutating func require(_ feature: SCXMLFeature, at location: SourcePosition) {
+        if let problem = model.problem(with: feature) { unsupported(problem, at: location) }
+    }
+
+    mutating func check(_ data: SCXMLData) {
+        check(data.expression, as: .value)
+        if data.source != nil {
+            unsupported("<data src> is not supported yet", at: data.location)
+        }
+    }
+
+    mutating func check(_ actions: [SCXMLAction]) {
+        for action in actions {
+            switch action.kind {
+            case .raise:
+                break
+            case .send(let send):
+                if let type = send.type, !SCXMLSend.scxmlProcessorTypes.contains(type) {
+                    diagnostics.append(
+                        SCXMLDiagnostic(
+                            .warning,
+                            "the event I/O processor '\(type)' is not supported; this <send> raises error.execution",
+                            at: action.location, kind: .unsupported))
+                }
+                check(send.eventExpression, as: .value)
+                check(send.targetExpression, as: .value)
+                check(send.typeExpression, as: .value)
+                check(send.delayExpression, as: .value)
+                if send.idLocation != nil || !send.namelist.isEmpty
+                    || send.params.contains(where: { $0.dataLocation != nil })
+                {
+                    require(.variables, at: action.location)
+                }
+                for param in send.params { check(param.expression, as: .value) }
+                check(send.content?.expression, as: .value)
+            case .cancel(_, let expression):
+                check(expression, as: .value)
+            case .log(_, let expression):
+                check(expression, as: .value)
+            case .if(let branches):
+                for branch in branches {
+                    check(branch.condition, as: .condition)
+                    check(branch.actions)
+                }
+            case .foreach(let array, _, _, let body):
+                require(.foreach, at: action.location)
+                check(array, as: .value)
+                check(body)
+            case .assign(let location, let expression, _):
+                require(.assign, at: action.location)
+                check(location, as: .location)
+                check(expression, as: .value)
+            case .script:
+                require(.script, at: action.location)
+            }
+        }
+    }
+
+    // MARK: - Elements
+
+    mutating func node(_ node: SCXMLNode) -> Element {
+        var elements: [Element] = []
+        if case .history(let type) = node.kind {
+            let fallback = node.transitions.first
+            if let fallback { check(fallback.actions) }
+            return .history(
+                node.id, type: type, defaultTargets: fallback?.targets ?? [],
+                action: actionClosure(fallback?.actions ?? []),
+                location: node.location)
+        }
+        if document.binding == .late, !node.data.isEmpty {
+            let data = node.data
+            let id = node.id
+            elements.append(
+                .onEntry { scope in
+                    guard !scope.context.initializedStates.contains(id) else { return }
+                    scope.context.initializedStates.insert(id)
+                    SCXMLExecutor.initialize(data, in: &scope)
+                })
+        }
+        for block in node.onEntry {
+            check(block.actions)
+            if let action = actionClosure(block.actions) { elements.append(.onEntry(action)) }
+        }
+        for block in node.onExit {
+            check(block.actions)
+            if let action = actionClosure(block.actions) { elements.append(.onExit(action)) }
+        }
+        if let initial = node.initialTransition {
+            check(initial.actions)
+            elements.append(
+                .initial(initial.targets, action: actionClosure(initial.actions), location: initial.location))
+        }
+        for invocation in node.invocations {
+            unsupported("<invoke> is not supported yet", at: invocation.location)
+        }
+        if let doneData = node.doneData {
+            for param in doneData.params {
+                check(param.expression, as: .value)
+                if param.dataLocation != nil || param.expression == nil { require(.variables, at: param.location) }
+            }
+            check(doneData.content?.expression, as: .value)
+            elements.append(.doneData { scope in try SCXMLExecutor.doneData(doneData, in: scope) })
+        }
+        elements += node.children.map { self.node($0) }
+        elements += node.transitions.map { transition($0) }
+        let kind: StateKind
+        switch node.kind {
+        case .state: kind = .state
+        case .parallel: kind = .parallel
+        case .final: kind = .final
+        case .history: kind = .history
+        }
+        return .state(node.id, kind: kind, initial: node.initial, elements: elements, location: node.location)
+    }
+
+    mutating func transition(_ transition: SCXMLTransition) -> Element {
+        check(transition.condition, as: .condition)
+        check(transition.actions)
+        let trigger: TransitionTrigger<String> =
+            transition.events.isEmpty ? .eventless : .events(transition.events.map { .descriptor(EventDescriptor($0)) })
+        let condition = transition.condition.map { expression -> StatechartGuard<String, SCXMLEvent, SCXMLSession> in
+            { scope in try SCXMLExecutor.condition(expression, in: scope) }
+        }
+        return .transition(
+            trigger, targets: transition.targets, type: transition.type, guard: condition,
+            action: actionClosure(transition.actions), location: transition.location)
+    }
+
+    func actionClosure(_ actions: [SCXMLAction]) -> StatechartAction<String, SCXMLEvent, SCXMLSession>? {
+        guard !actions.isEmpty else { return nil }
+        return { scope in try SCXMLExecutor.run(actions, in: &scope) }
+    }
+}
+
+extension SCXMLChart {
+    /// Reads the document at `url` and builds its chart.
+    ///
+    /// - Throws: ``SCXMLError`` with every problem of the document and of its chart.
+    public static func load(
+        contentsOf url: URL, dataModels: [any SCXMLDataModel.Type] = SCXMLDocument.builtInDataModels
+    ) throws(SCXMLError) -> SCXMLChart {
+        try load(SCXMLReader.read(contentsOf: url), dataModels: dataModels)
+    }
+
+    /// Reads a document from its text and builds its chart.
+    ///
+    /// - Throws: ``SCXMLError`` with every problem of the document and of its chart.
+    public static func load(
+        _ text: String, file: String = "<string>",
+        dataModels: [any SCXMLDataModel.Type] = SCXMLDocument.builtInDataModels
+    ) throws(SCXMLError) -> SCXMLChart {
+        try load(SCXMLReader.read(text, file: file), dataModels: dataModels)
+    }
+
+    static func load(_ result: SCXMLReadResult, dataModels: [any SCXMLDataModel.Type]) throws(SCXMLError) -> SCXMLChart
+    {
+        let document = try result.get()
+        do {
+            var chart = try document.makeChart(dataModels: dataModels)
+            chart = SCXMLChart(
+                statechart: chart.statechart, document: chart.document, dataModel: chart.dataModel,
+                warnings: result.diagnostics + chart.warnings)
+            return chart
+        } catch {
+            throw SCXMLError(diagnostics: result.diagnostics + error.diagnostics)
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import StatechartTool
+
+StatechartCommand.main()

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// Runs the built `statechart` binary, as a user would.
+enum CommandLine {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static let fixtures = packageRoot.appendingPathComponent("Tests/StatechartToolTests/Fixtures")
+
+    /// The binary `swift build` and `swift test` make.
+    static var binary: URL? {
+        let candidate = packageRoot.appendingPathComponent(".build/debug/statechart")
+        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+    }
+
+    static let missing: Comment = "the statechart binary is not built; run swift build"
+
+    struct Output {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// Runs `statechart ARGUMENTS` in `directory`, with `input` on standard input.
+    static func run(_ arguments: [String], in directory: URL? = nil, input: String? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = try #require(binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? packageRoot
+        let output = Pipe()
+        let error = Pipe()
+        let standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = standardInput
+        try process.run()
+        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
+        try standardInput.fileHandleForWriting.close()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
+    }
+}
