@@ -16,6 +16,11 @@ enum CommandLine {
 
     static let missing: Comment = "the statechart binary is not built; run swift build"
 
+    /// Thrown when the binary has not been built.
+    struct MissingBinary: Error, CustomStringConvertible {
+        var description: String { "the statechart binary is not built; run swift build" }
+    }
+
     struct Output {
         var status: Int32
         var standardOutput: String
@@ -24,8 +29,9 @@ enum CommandLine {
 
     /// Runs `statechart ARGUMENTS` in `directory`, with `input` on standard input.
     static func run(_ arguments: [String], in directory: URL? = nil, input: String? = nil) throws -> Output {
+        guard let executable = binary else { throw MissingBinary() }
         let process = Process()
-        process.executableURL = try #require(binary)
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? packageRoot
         let output = Pipe()

@@ -166,7 +166,8 @@ extension ChartCompiler {
             valid, what: "the default of the history state '\(names[index])'", state: index, location: state.location)
         layout.historyDefaults[index] = Int32(
             appendTransition(
-                source: index, targets: valid, flags: .structural, condition: nil, action: definition?.action,
+                source: index, targets: valid, flags: .structural, condition: nil,
+                action: Action.wrapping(definition?.action),
                 trigger: .eventless, location: definition?.location ?? state.location))
     }
 
@@ -207,7 +208,8 @@ extension ChartCompiler {
             }
         }
         let index = appendTransition(
-            source: source, targets: targets, flags: flags, condition: definition.condition, action: definition.action,
+            source: source, targets: targets, flags: flags, condition: Guard.wrapping(definition.condition),
+            action: Action.wrapping(definition.action),
             trigger: definition.trigger, location: definition.location)
         if flags.contains(.eventless) {
             layout.eventless.append(Int32(index))
@@ -291,6 +293,7 @@ extension ChartCompiler {
 
 extension Duration {
     /// The duration in nanoseconds, clamped to what an `Int64` holds.
+    @usableFromInline
     var clampedNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let limit = Int64.max / 1_000_000_000

@@ -4,8 +4,9 @@
 /// Every problem is collected; compilation fails only at the end, with all of them.
 struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable> {
     typealias Element = ChartElement<State, Event, Context>
-    typealias Action = StatechartAction<State, Event, Context>
-    typealias Guard = StatechartGuard<State, Event, Context>
+    /// Closures leave the definition wrapped, before any array holds them (see ``StoredAction``).
+    typealias Action = StoredAction<State, Event, Context>
+    typealias Guard = StoredGuard<State, Event, Context>
 
     /// A state of the definition, flattened.
     struct FlatState {
@@ -126,7 +127,7 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
                 }
             case .start(let action):
                 if owner == 0 {
-                    startActions.append(action)
+                    startActions.append(Action(action))
                 } else {
                     problems.append(
                         ChartProblem(
@@ -136,14 +137,22 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
                             state: flat[owner].id.map { "\($0)" }, location: flat[owner].location))
                 }
             case .entry(let action):
-                if owner == 0 { misplaced("an entry action", location: nil) } else { flat[owner].entry.append(action) }
+                if owner == 0 {
+                    misplaced("an entry action", location: nil)
+                } else {
+                    flat[owner].entry.append(Action(action))
+                }
             case .exit(let action):
-                if owner == 0 { misplaced("an exit action", location: nil) } else { flat[owner].exit.append(action) }
+                if owner == 0 {
+                    misplaced("an exit action", location: nil)
+                } else {
+                    flat[owner].exit.append(Action(action))
+                }
             case .initial(let targets, let action, let location):
                 if owner == 0 {
                     misplaced("an initial transition", location: location)
                 } else {
-                    flat[owner].initialElements.append((targets, action, location))
+                    flat[owner].initialElements.append((targets, Action.wrapping(action), location))
                 }
             case .stateData(let definition):
                 if owner == 0 {
@@ -152,7 +161,11 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
                     flat[owner].stateData.append(definition)
                 }
             case .doneData(let make):
-                if owner == 0 { misplaced("done data", location: nil) } else { flat[owner].doneData.append(make) }
+                if owner == 0 {
+                    misplaced("done data", location: nil)
+                } else {
+                    flat[owner].doneData.append(StoredDoneData(make))
+                }
             }
         }
     }

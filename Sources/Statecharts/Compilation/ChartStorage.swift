@@ -1,25 +1,32 @@
 /// A compiled chart: its layout plus the user's states and closures. Shared, never mutated.
 @usableFromInline
 final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
-    @usableFromInline typealias Action = StatechartAction<State, Event, Context>
-    @usableFromInline typealias Guard = StatechartGuard<State, Event, Context>
-    @usableFromInline typealias DoneDataMaker =
-        @Sendable (borrowing Scope<State, Event, Context>) throws -> any Sendable
+    @usableFromInline typealias Action = StoredAction<State, Event, Context>
+    @usableFromInline typealias Guard = StoredGuard<State, Event, Context>
+    @usableFromInline typealias DoneDataMaker = StoredDoneData<State, Event, Context>
 
     @usableFromInline let layout: ChartLayout
+    /// The same tables as raw pointers, for the per-event path.
+    @usableFromInline let tables: ChartTables
     @usableFromInline let kindMap: EventKindMap<Event>
     /// The user's value of each state; `nil` for the root.
     @usableFromInline let states: [State?]
     @usableFromInline let stateIndices: [State: Int32]
-    @usableFromInline let actions: [Action]
-    @usableFromInline let guards: [Guard]
+    /// The actions, by action index; allocated with the chart and freed with it, so that calling
+    /// one from the per-event path retains no array. Never written after `init`, and the
+    /// closures are `@Sendable`, so sharing the pointer between threads is safe.
+    @usableFromInline nonisolated(unsafe) let actionTable: UnsafeMutablePointer<StoredAction<State, Event, Context>>
+    @usableFromInline let actionCount: Int
+    /// The guards, by guard index; allocated like ``actionTable``.
+    @usableFromInline nonisolated(unsafe) let guardTable: UnsafeMutablePointer<StoredGuard<State, Event, Context>>
+    @usableFromInline let guardCount: Int
     @usableFromInline let doneDataMakers: [DoneDataMaker]
     /// State data definitions, by data slot.
     @usableFromInline let stateData: [StateDataDefinition<State, Event, Context>]
     let name: String
     let stateNames: [String]
     let stateLocations: [SourcePosition?]
-    let transitionLocations: [SourcePosition?]
+    @usableFromInline let transitionLocations: [SourcePosition?]
     /// The user's kinds, by kind index; `nil` for kinds the engine raises.
     let userKinds: [Event.Kind?]
     @usableFromInline let microstepLimit: Int
@@ -41,11 +48,16 @@ final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Con
         startActions: [Action], source: (any Sendable)?, triggers: [TransitionTrigger<Event.Kind>]
     ) {
         self.layout = layout
+        tables = ChartTables(layout)
         self.kindMap = kindMap
         self.states = states
         self.stateIndices = stateIndices
-        self.actions = actions
-        self.guards = guards
+        actionCount = actions.count
+        actionTable = .allocate(capacity: max(actions.count, 1))
+        actionTable.initialize(from: actions, count: actions.count)
+        guardCount = guards.count
+        guardTable = .allocate(capacity: max(guards.count, 1))
+        guardTable.initialize(from: guards, count: guards.count)
         self.doneDataMakers = doneDataMakers
         self.stateData = stateData
         self.name = name
@@ -58,5 +70,12 @@ final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Con
         self.startActions = startActions
         self.source = source
         self.triggers = triggers
+    }
+
+    deinit {
+        actionTable.deinitialize(count: actionCount)
+        actionTable.deallocate()
+        guardTable.deinitialize(count: guardCount)
+        guardTable.deallocate()
     }
 }

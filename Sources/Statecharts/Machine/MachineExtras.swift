@@ -4,31 +4,34 @@
 ///
 /// A ``StateMachine`` is a value: copies share an instance of this class until one of them
 /// changes it, which first makes a private copy (copy on write). It is therefore never mutated
-/// while shared, which is why it can be marked `@unchecked Sendable`.
+/// while shared, which is why it can be marked `@unchecked Sendable`, and it is only mutated
+/// inside the owning machine's `mutating` methods, whose exclusive access the compiler checks
+/// statically, which is why its properties skip the dynamic exclusivity checks of class
+/// properties (`@exclusivity(unchecked)`).
 @usableFromInline
 final class MachineExtras<Event: StatechartEvent>: @unchecked Sendable {
     /// Events raised during the current macrostep, processed before the next external event.
-    @usableFromInline var internalQueue: [Signal<Event>] = []
-    @usableFromInline var internalHead = 0
+    @exclusivity(unchecked) @usableFromInline var internalQueue: [Signal<Event>] = []
+    @exclusivity(unchecked) @usableFromInline var internalHead = 0
     /// Events sent during the current macrostep, processed after it.
-    @usableFromInline var externalQueue: [Signal<Event>] = []
-    @usableFromInline var externalHead = 0
+    @exclusivity(unchecked) @usableFromInline var externalQueue: [Signal<Event>] = []
+    @exclusivity(unchecked) @usableFromInline var externalHead = 0
     /// Pending timers, sorted by deadline then serial.
-    @usableFromInline var timers: [PendingTimer<Event>] = []
-    @usableFromInline var nextSerial: UInt64 = 0
-    @usableFromInline var history: HistoryValues
+    @exclusivity(unchecked) @usableFromInline var timers: [PendingTimer<Event>] = []
+    @exclusivity(unchecked) @usableFromInline var nextSerial: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var history: HistoryValues
     /// State data by slot.
-    @usableFromInline var stateData: [(any Sendable)?]
+    @exclusivity(unchecked) @usableFromInline var stateData: [(any Sendable)?]
     /// The done data of the top-level final state the machine finished in.
-    @usableFromInline var result: (any Sendable)?
+    @exclusivity(unchecked) @usableFromInline var result: (any Sendable)?
 
-    @usableFromInline
+    @inlinable
     init(historySlots: Int, dataSlots: Int) {
         history = Array(repeating: [], count: historySlots)
         stateData = Array(repeating: nil, count: dataSlots)
     }
 
-    @usableFromInline
+    @inlinable
     func copy() -> MachineExtras {
         let copy = MachineExtras(historySlots: 0, dataSlots: 0)
         copy.internalQueue = internalQueue
@@ -77,7 +80,7 @@ final class MachineExtras<Event: StatechartEvent>: @unchecked Sendable {
     ///
     /// - Complexity: O(log *n*) to find the place, O(*n*) to insert; *n* is the number of pending
     ///   timers, usually a handful.
-    @usableFromInline
+    @inlinable
     func insert(_ timer: PendingTimer<Event>) {
         var low = 0
         var high = timers.count

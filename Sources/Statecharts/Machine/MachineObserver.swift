@@ -84,6 +84,14 @@ public struct Microstep<State: Hashable & Sendable>: Sendable, Equatable, Custom
     /// The states entered, in entry order (parents before children).
     public var entered: [State]
 
+    @usableFromInline
+    init(event: String?, transitions: [TakenTransition<State>], exited: [State], entered: [State]) {
+        self.event = event
+        self.transitions = transitions
+        self.exited = exited
+        self.entered = entered
+    }
+
     /// The event, and the states exited and entered.
     public var description: String {
         let trigger = event ?? "(eventless)"
@@ -99,6 +107,13 @@ public struct TakenTransition<State: Hashable & Sendable>: Sendable, Equatable {
     public var targets: [State]
     /// Where it was written.
     public var location: SourcePosition?
+
+    @usableFromInline
+    init(source: State?, targets: [State], location: SourcePosition?) {
+        self.source = source
+        self.targets = targets
+        self.location = location
+    }
 }
 
 /// An action that threw.
@@ -109,6 +124,13 @@ public struct ActionFailure<State: Hashable & Sendable>: Sendable {
     public var state: State?
     /// What it threw.
     public var error: any Error
+
+    @usableFromInline
+    init(action: ActionRole, state: State?, error: any Error) {
+        self.action = action
+        self.state = state
+        self.error = error
+    }
 
     /// The roles an action plays.
     public enum ActionRole: String, Hashable, Sendable {

@@ -28,8 +28,8 @@ public struct Scope<State: Hashable & Sendable, Event: StatechartEvent, Context:
     /// The machine's context (its extended state). Actions may change it; guards only read it.
     @inlinable
     public var context: Context {
-        _read { yield machine.pointee.context }
-        _modify { yield &machine.pointee.context }
+        _read { yield machine.pointee.storedContext }
+        _modify { yield &machine.pointee.storedContext }
     }
 
     /// The event being processed, when it is of your event type; `nil` while the machine starts
@@ -47,14 +47,12 @@ public struct Scope<State: Hashable & Sendable, Event: StatechartEvent, Context:
     /// For a completion (``OnDone``) transition: the ``DoneData`` of the final state that
     /// completed the state.
     public var doneData: (any Sendable)? {
-        if case .done(let data) = signal?.pointee.payload { return data }
-        return nil
+        signal?.pointee.doneData
     }
 
     /// For a transition on `error.execution`: what the failed action or guard threw.
     public var error: (any Error)? {
-        if case .error(let error) = signal?.pointee.payload { return error }
-        return nil
+        signal?.pointee.error
     }
 
     /// The machine's time.
@@ -73,7 +71,7 @@ public struct Scope<State: Hashable & Sendable, Event: StatechartEvent, Context:
     /// Raises an internal event: it is processed in this macrostep, after the current microstep,
     /// before any external event (SCXML `<raise>`).
     public mutating func raise(_ event: Event) {
-        machine.pointee.enqueueInternal(Signal(kind: machine.pointee.kindIndex(of: event), payload: .event(event)))
+        machine.pointee.enqueueInternal(.event(event, kind: machine.pointee.kindIndex(of: event)))
     }
 
     /// Sends an event to the machine itself, through the external queue (SCXML `<send>`).
@@ -87,7 +85,7 @@ public struct Scope<State: Hashable & Sendable, Event: StatechartEvent, Context:
     ///   - delay: How long to wait; zero or more.
     ///   - id: An identifier to cancel the delayed event by.
     public mutating func send(_ event: Event, after delay: Duration = .zero, id: String? = nil) {
-        let signal = Signal(kind: machine.pointee.kindIndex(of: event), payload: .event(event))
+        let signal = Signal.event(event, kind: machine.pointee.kindIndex(of: event))
         machine.pointee.schedule(signal, after: delay.clampedNanoseconds, id: id)
     }
 

@@ -1,37 +1,65 @@
 /// An event as the machine queues it: the user's event, or one the engine raises, with the index
 /// of its kind computed once, when it is queued.
+///
+/// A user's event is stored inline; the rare extra data of the events the engine raises (done
+/// data, a thrown error) is boxed, so that copying and destroying an ordinary event is cheap.
 @usableFromInline
 struct Signal<Event: StatechartEvent>: Sendable {
-    @usableFromInline
-    enum Payload: Sendable {
-        /// An event of the user's type.
-        case event(Event)
-        /// `done.state.ID`, with the done data of the final state that completed it.
-        case done((any Sendable)?)
-        /// `error.execution`, with what an action or guard threw.
-        case error(any Error)
-        /// A timeout of the state that armed it.
-        case timeout
-    }
-
     /// The kind index; -1 for a user event whose kind the chart does not know.
     @usableFromInline var kind: Int32
-    @usableFromInline var payload: Payload
+    /// The event, when it is of the user's type.
+    @usableFromInline var event: Event?
+    /// For `done.state.*` and `error.execution`: their data.
+    @usableFromInline var attachment: SignalAttachment?
 
     @inlinable
-    init(kind: Int32, payload: Payload) {
+    init(kind: Int32, event: Event?, attachment: SignalAttachment? = nil) {
         self.kind = kind
-        self.payload = payload
+        self.event = event
+        self.attachment = attachment
     }
 
+    /// An event of the user's type.
     @inlinable
-    var event: Event? {
-        if case .event(let event) = payload { return event }
-        return nil
+    static func event(_ event: Event, kind: Int32) -> Signal { Signal(kind: kind, event: event) }
+
+    /// `done.state.ID`, with the done data of the final state that completed it.
+    @inlinable
+    static func done(kind: Int32, data: (any Sendable)?) -> Signal {
+        Signal(kind: kind, event: nil, attachment: data.map { SignalAttachment(doneData: $0) })
+    }
+
+    /// `error.execution`, with what an action or guard threw.
+    @inlinable
+    static func error(_ error: any Error, kind: Int32) -> Signal {
+        Signal(kind: kind, event: nil, attachment: SignalAttachment(error: error))
+    }
+
+    /// A timeout of the state that armed it.
+    @inlinable
+    static func timeout(kind: Int32) -> Signal { Signal(kind: kind, event: nil) }
+
+    @inlinable var doneData: (any Sendable)? { attachment?.doneData }
+    @inlinable var error: (any Error)? { attachment?.error }
+}
+
+/// The data of an event the engine raises.
+@usableFromInline
+final class SignalAttachment: Sendable {
+    @usableFromInline let doneData: (any Sendable)?
+    @usableFromInline let error: (any Error)?
+
+    @usableFromInline
+    init(doneData: (any Sendable)? = nil, error: (any Error)? = nil) {
+        self.doneData = doneData
+        self.error = error
     }
 }
 
 /// A timer waiting for its deadline: a state's timeout or a delayed event.
+///
+/// A timeout is plain integers; a delayed event keeps its event and identifier in a box, so that
+/// arming, moving and cancelling timers copies no more than a few words.
 @usableFromInline
 struct PendingTimer<Event: StatechartEvent>: Sendable {
     /// Nanoseconds of machine time.
@@ -40,12 +68,43 @@ struct PendingTimer<Event: StatechartEvent>: Sendable {
     @usableFromInline var serial: UInt64
     /// For a timeout: the state that armed it; -1 for a delayed event.
     @usableFromInline var owner: Int32
-    /// For a delayed event: the identifier it can be cancelled by.
-    @usableFromInline var id: String?
-    @usableFromInline var signal: Signal<Event>
+    /// For a timeout: the event kind it raises.
+    @usableFromInline var kind: Int32
+    /// For a delayed event: the event and the identifier it can be cancelled by.
+    @usableFromInline var delayed: DelayedEvent<Event>?
+
+    @inlinable
+    init(deadline: Int64, serial: UInt64, owner: Int32, kind: Int32, delayed: DelayedEvent<Event>?) {
+        self.deadline = deadline
+        self.serial = serial
+        self.owner = owner
+        self.kind = kind
+        self.delayed = delayed
+    }
+
+    /// The event the timer delivers.
+    @inlinable
+    var signal: Signal<Event> { delayed?.signal ?? .timeout(kind: kind) }
+
+    /// The identifier of a delayed event.
+    @inlinable
+    var id: String? { delayed?.id }
 
     @inlinable
     func precedes(_ other: PendingTimer) -> Bool {
         (deadline, serial) < (other.deadline, other.serial)
+    }
+}
+
+/// A delayed event's event and identifier.
+@usableFromInline
+final class DelayedEvent<Event: StatechartEvent>: Sendable {
+    @usableFromInline let signal: Signal<Event>
+    @usableFromInline let id: String?
+
+    @usableFromInline
+    init(signal: Signal<Event>, id: String?) {
+        self.signal = signal
+        self.id = id
     }
 }

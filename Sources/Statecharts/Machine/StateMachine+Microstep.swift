@@ -1,186 +1,243 @@
+/// What an observed microstep exited and entered, as state indices.
+@usableFromInline
+struct MicrostepRecord {
+    @usableFromInline var exited: [Int] = []
+    @usableFromInline var entered: [Int] = []
+
+    @inlinable init() {}
+}
+
 extension StateMachine {
     // MARK: - Microstep
 
     /// SCXML's `microstep`: exits the states the transitions leave (recording history first), runs
     /// the transitions' actions, and enters the states they go to.
-    @usableFromInline
+    @inlinable
+    @inline(__always)
     mutating func takeMicrostep<Observer: MachineObserver>(
         _ enabled: UnsafeMutableBufferPointer<EnabledTransition>, signal: UnsafePointer<Signal<Event>>?,
         observer: inout Observer
     ) where Observer.State == State, Observer.Event == Event {
-        let observing = !(Observer.self == NoObserver<State, Event>.self)
-        var exited: [Int] = []
-        var entered: [Int] = []
-
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: enabled.count) { domains in
-            var domainCount = 0
+        unowned(unsafe) let tables = chart.tables
+        if tables.isSmall && Observer.self == NoObserver<State, Event>.self {
+            // A configuration of one word: when no state exits or enters with work to do, the
+            // exit set and the entry set are masks.
+            var exitMask: UInt64 = 0
+            var entryMask: UInt64 = 0
+            var simpleEntry = true
             for transition in enabled where transition.domain >= 0 {
-                domains[domainCount] = transition.domain
-                domainCount += 1
+                exitMask |= tables.subtreeMasks[Int(transition.domain)]
+                let mask = tables.entryMasks[Int(transition.transition)]
+                if mask == 0 { simpleEntry = false }
+                entryMask |= mask
             }
-            var sorted = UnsafeMutableBufferPointer(rebasing: domains[0..<domainCount])
-            sorted.sort()
-
-            if chart.layout.historySlotCount > 0 {
-                for domain in sorted { recordHistory(below: Int(domain)) }
-            }
-            for domain in sorted.reversed() {
-                exitStates(
-                    below: Int(domain), signal: signal, observing: observing, exited: &exited, observer: &observer)
-            }
-            for transition in enabled {
-                let action = Int(chart.layout.actions[Int(transition.transition)])
-                if action >= 0, let error = runAction(action, signal: signal) {
-                    let source = Int(chart.layout.sources[Int(transition.transition)])
-                    actionFailed(error, role: .transition, state: source, observer: &observer)
+            let exiting = active.first & exitMask
+            if exiting & tables.exitWorkMask == 0 {
+                active.first &= ~exiting
+                runTransitionActions(enabled, signal: signal, observer: &observer)
+                if simpleEntry {
+                    active.first |= entryMask
+                } else {
+                    var record: MicrostepRecord?
+                    enterStates(enabled, signal: signal, record: &record, observer: &observer)
                 }
-            }
-            if domainCount > 0 {
-                enterStates(
-                    enabled, sortedDomains: sorted, signal: signal, observing: observing, entered: &entered,
-                    observer: &observer)
+                return
             }
         }
-
-        if observing {
-            let transitions = enabled.map { enabled -> TakenTransition<State> in
-                let transition = Int(enabled.transition)
-                let source = Int(chart.layout.sources[transition])
-                return TakenTransition(
-                    source: chart.states[source],
-                    targets: chart.layout.targetRange(of: transition).compactMap {
-                        chart.states[Int(chart.layout.targets[$0])]
-                    },
-                    location: chart.transitionLocations[transition])
-            }
+        var record: MicrostepRecord? = Observer.self == NoObserver<State, Event>.self ? nil : MicrostepRecord()
+        exitStates(enabled, signal: signal, record: &record, observer: &observer)
+        runTransitionActions(enabled, signal: signal, observer: &observer)
+        enterStates(enabled, signal: signal, record: &record, observer: &observer)
+        if let record {
             observer.machineDidTake(
-                Microstep(
-                    event: signal.map { name(of: $0.pointee) }, transitions: transitions, exited: values(exited),
-                    entered: values(entered)))
+                chart.microstep(enabled, event: signal.map { name(of: $0.pointee) }, record: record))
+        }
+    }
+
+    /// Calls `body` with the domains of the transitions with targets, ascending: disjoint
+    /// subtrees, in document order.
+    @inlinable
+    @inline(__always)
+    static func withSortedDomains<Result>(
+        _ enabled: UnsafeMutableBufferPointer<EnabledTransition>, _ body: (UnsafeBufferPointer<Int32>) -> Result
+    ) -> Result {
+        if enabled.count == 1 {
+            let domain = enabled[0].domain
+            let count = domain >= 0 ? 1 : 0
+            return withUnsafePointer(to: domain) { body(UnsafeBufferPointer(start: $0, count: count)) }
+        }
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: enabled.count) { domains in
+            var count = 0
+            for transition in enabled where transition.domain >= 0 {
+                domains[count] = transition.domain
+                count &+= 1
+            }
+            var sorted = UnsafeMutableBufferPointer(rebasing: domains[0..<count])
+            sorted.sort()
+            return body(UnsafeBufferPointer(sorted))
+        }
+    }
+
+    /// Exits the states the transitions leave, children before parents, after recording history.
+    @inlinable
+    mutating func exitStates<Observer: MachineObserver>(
+        _ enabled: UnsafeMutableBufferPointer<EnabledTransition>, signal: UnsafePointer<Signal<Event>>?,
+        record: inout MicrostepRecord?, observer: inout Observer
+    ) where Observer.State == State, Observer.Event == Event {
+        Self.withSortedDomains(enabled) { domains in
+            if chart.tables.historySlotCount > 0 {
+                for domain in domains { recordHistory(below: Int(domain)) }
+            }
+            for domain in domains.reversed() {
+                exitStates(below: Int(domain), signal: signal, record: &record, observer: &observer)
+            }
+        }
+    }
+
+    @inlinable
+    @inline(__always)
+    mutating func runTransitionActions<Observer: MachineObserver>(
+        _ enabled: UnsafeMutableBufferPointer<EnabledTransition>, signal: UnsafePointer<Signal<Event>>?,
+        observer: inout Observer
+    ) where Observer.State == State, Observer.Event == Event {
+        for transition in enabled {
+            let action = Int(chart.tables.actions[Int(transition.transition)])
+            if action >= 0, let error = runAction(action, signal: signal) {
+                actionFailed(
+                    error, role: .transition, state: Int(chart.tables.sources[Int(transition.transition)]),
+                    observer: &observer)
+            }
         }
     }
 
     // MARK: - Exit
 
     /// Records the history of every active state below `domain` that has history children.
+    @inlinable
     mutating func recordHistory(below domain: Int) {
-        let upper = Int(chart.layout.subtreeEnds[domain])
-        var cursor = domain + 1
-        while let state = active.firstMember(lower: cursor, upper: upper) {
-            cursor = state + 1
-            guard chart.layout.stateFlags[state].contains(.hasHistoryChildren) else { continue }
-            let storage = mutableExtras()
-            for position in chart.layout.childRange(of: state) {
-                let child = Int(chart.layout.children[position])
-                let slot = Int(chart.layout.historySlots[child])
-                if slot >= 0 { chart.layout.recordHistory(child, configuration: active, into: &storage.history[slot]) }
-            }
-        }
+        let configuration = active
+        chart.recordHistory(below: domain, configuration: configuration, into: &mutableExtras().history)
     }
 
     /// Exits the active states below `domain`, children before parents.
+    @inlinable
     mutating func exitStates<Observer: MachineObserver>(
-        below domain: Int, signal: UnsafePointer<Signal<Event>>?, observing: Bool, exited: inout [Int],
+        below domain: Int, signal: UnsafePointer<Signal<Event>>?, record: inout MicrostepRecord?,
         observer: inout Observer
     ) where Observer.State == State, Observer.Event == Event {
-        var cursor = Int(chart.layout.subtreeEnds[domain])
-        while let state = active.lastMember(lower: domain + 1, upper: cursor) {
-            cursor = state - 1
-            let flags = chart.layout.stateFlags[state]
+        unowned(unsafe) let tables = chart.tables
+        var cursor = Int(tables.subtreeEnds[domain])
+        while let state = active.lastMember(lower: domain &+ 1, upper: cursor) {
+            cursor = state &- 1
+            let flags = tables.stateFlags[state]
             if !flags.isDisjoint(with: .exitWork) {
                 if flags.contains(.hasExitActions) {
-                    for position in Int(chart.layout.exitOffsets[state])..<Int(chart.layout.exitOffsets[state + 1]) {
-                        if let error = runAction(Int(chart.layout.exitActions[position]), signal: signal) {
+                    for position in Int(tables.exitOffsets[state])..<Int(tables.exitOffsets[state &+ 1]) {
+                        if let error = runAction(Int(tables.exitActions[position]), signal: signal) {
                             actionFailed(error, role: .exit, state: state, observer: &observer)
                         }
                     }
                 }
                 if flags.contains(.hasTimeouts) { cancelTimeouts(of: state) }
-                if flags.contains(.hasStateData) {
-                    mutableExtras().stateData[Int(chart.layout.dataSlots[state])] = nil
-                }
+                if flags.contains(.hasStateData) { mutableExtras().stateData[Int(tables.dataSlots[state])] = nil }
             }
             active.remove(state)
-            if observing { exited.append(state) }
+            record?.exited.append(state)
         }
     }
 
     // MARK: - Entry
 
     /// Enters the states the transitions go to, parents before children.
+    @inlinable
     mutating func enterStates<Observer: MachineObserver>(
-        _ enabled: UnsafeMutableBufferPointer<EnabledTransition>, sortedDomains: UnsafeMutableBufferPointer<Int32>,
-        signal: UnsafePointer<Signal<Event>>?, observing: Bool, entered: inout [Int], observer: inout Observer
+        _ enabled: UnsafeMutableBufferPointer<EnabledTransition>, signal: UnsafePointer<Signal<Event>>?,
+        record: inout MicrostepRecord?, observer: inout Observer
     ) where Observer.State == State, Observer.Event == Event {
+        unowned(unsafe) let tables = chart.tables
         var planned = true
-        for transition in enabled where transition.domain >= 0 && !chart.layout.hasEntryPlan[Int(transition.transition)]
-        {
-            planned = false
+        var any = false
+        for transition in enabled where transition.domain >= 0 {
+            any = true
+            if !tables.hasEntryPlan[Int(transition.transition)] { planned = false }
         }
+        guard any else { return }
         if planned {
-            for domain in sortedDomains {
-                for transition in enabled where transition.domain == domain {
-                    let plan = Int(transition.transition)
-                    for position in Int(
-                        chart.layout.entryPlanOffsets[plan])..<Int(chart.layout.entryPlanOffsets[plan + 1])
-                    {
-                        let entry = chart.layout.entryPlans[position]
-                        enterState(
-                            Int(entry & ~ChartLayout.defaultEntryBit),
-                            byDefault: entry & ChartLayout.defaultEntryBit != 0,
-                            historyDefault: -1, signal: signal, observer: &observer)
-                        if observing { entered.append(Int(entry & ~ChartLayout.defaultEntryBit)) }
+            // The domains are disjoint subtrees, so entering them in ascending order, each by its
+            // plan, enters every state in document order.
+            Self.withSortedDomains(enabled) { domains in
+                for domain in domains {
+                    for transition in enabled where transition.domain == domain {
+                        enterPlan(of: transition.transition, signal: signal, record: &record, observer: &observer)
                     }
                 }
             }
             return
         }
-        var set = EntrySet(capacity: chart.layout.stateCount)
-        let history = extras?.history ?? []
-        for transition in enabled where transition.domain >= 0 {
-            chart.layout.addEntrySet(
-                of: Int(transition.transition), domain: Int(transition.domain), history: history, into: &set)
-        }
+        let set = chart.entrySet(of: UnsafeBufferPointer(enabled), history: extras?.history ?? [])
         set.states.forEachAscending { state in
             var historyDefault: Int32 = -1
             for content in set.historyContent where Int(content.parent) == state { historyDefault = content.transition }
             enterState(
                 state, byDefault: set.defaultEntry.contains(state), historyDefault: historyDefault, signal: signal,
                 observer: &observer)
-            if observing { entered.append(state) }
+            record?.entered.append(state)
+        }
+    }
+
+    /// Enters the states of a transition's precomputed entry plan, in order.
+    @inlinable
+    @inline(__always)
+    mutating func enterPlan<Observer: MachineObserver>(
+        of transition: Int32, signal: UnsafePointer<Signal<Event>>?, record: inout MicrostepRecord?,
+        observer: inout Observer
+    ) where Observer.State == State, Observer.Event == Event {
+        unowned(unsafe) let tables = chart.tables
+        var position = Int(tables.entryPlanOffsets[Int(transition)])
+        let end = Int(tables.entryPlanOffsets[Int(transition) &+ 1])
+        while position < end {
+            let entry = tables.entryPlans[position]
+            let state = Int(entry & ~ChartLayout.defaultEntryBit)
+            enterState(
+                state, byDefault: entry & ChartLayout.defaultEntryBit != 0, historyDefault: -1, signal: signal,
+                observer: &observer)
+            record?.entered.append(state)
+            position &+= 1
         }
     }
 
     /// Enters one state: joins the configuration, makes its data, runs its entry actions (and the
     /// initial or history-default action that led into it), arms its timeouts, and signals
     /// completion if it is final.
+    @inlinable
     @inline(__always)
     mutating func enterState<Observer: MachineObserver>(
         _ state: Int, byDefault: Bool, historyDefault: Int32, signal: UnsafePointer<Signal<Event>>?,
         observer: inout Observer
     ) where Observer.State == State, Observer.Event == Event {
         active.insert(state)
-        let flags = chart.layout.stateFlags[state]
+        unowned(unsafe) let tables = chart.tables
+        let flags = tables.stateFlags[state]
         if flags.isDisjoint(with: .entryWork) && !(byDefault && flags.contains(.hasInitialAction)) && historyDefault < 0
         {
             return
         }
         if flags.contains(.hasStateData) { makeStateData(of: state, signal: signal, observer: &observer) }
         if flags.contains(.hasEntryActions) {
-            for position in Int(chart.layout.entryOffsets[state])..<Int(chart.layout.entryOffsets[state + 1]) {
-                if let error = runAction(Int(chart.layout.entryActions[position]), signal: signal) {
+            for position in Int(tables.entryOffsets[state])..<Int(tables.entryOffsets[state &+ 1]) {
+                if let error = runAction(Int(tables.entryActions[position]), signal: signal) {
                     actionFailed(error, role: .entry, state: state, observer: &observer)
                 }
             }
         }
         if byDefault && flags.contains(.hasInitialAction) {
-            let initial = Int(chart.layout.initialTransitions[state])
-            if let error = runAction(Int(chart.layout.actions[initial]), signal: signal) {
+            let initial = Int(tables.initialTransitions[state])
+            if let error = runAction(Int(tables.actions[initial]), signal: signal) {
                 actionFailed(error, role: .transition, state: state, observer: &observer)
             }
         }
         if historyDefault >= 0 {
-            let action = Int(chart.layout.actions[Int(historyDefault)])
+            let action = Int(tables.actions[Int(historyDefault)])
             if action >= 0, let error = runAction(action, signal: signal) {
                 actionFailed(error, role: .transition, state: state, observer: &observer)
             }
@@ -192,35 +249,37 @@ extension StateMachine {
     /// Entering a final state: a top-level one finishes the machine; otherwise its parent
     /// completes (`done.state.PARENT`), and so does a parallel grandparent whose regions are all
     /// complete.
+    @inlinable
     mutating func completeParent<Observer: MachineObserver>(
         of final: Int, signal: UnsafePointer<Signal<Event>>?, observer: inout Observer
     ) where Observer.State == State, Observer.Event == Event {
         let data = makeDoneData(of: final, signal: signal, observer: &observer)
-        let parent = Int(chart.layout.parents[final])
+        unowned(unsafe) let tables = chart.tables
+        let parent = Int(tables.parents[final])
         if parent == 0 {
-            status = .finished
+            currentStatus = .finished
             if data != nil { mutableExtras().result = data }
             return
         }
-        enqueueInternal(Signal(kind: chart.layout.doneKinds[parent], payload: .done(data)))
-        let grandparent = Int(chart.layout.parents[parent])
-        if grandparent > 0, chart.layout.kinds[grandparent] == .parallel,
-            chart.layout.isInFinalState(grandparent, configuration: active)
+        enqueueInternal(.done(kind: tables.doneKinds[parent], data: data))
+        let grandparent = Int(tables.parents[parent])
+        if grandparent > 0, tables.kinds[grandparent] == .parallel,
+            chart.isInFinalState(grandparent, configuration: active)
         {
-            enqueueInternal(Signal(kind: chart.layout.doneKinds[grandparent], payload: .done(nil)))
+            enqueueInternal(.done(kind: tables.doneKinds[grandparent], data: nil))
         }
     }
 
     // MARK: - User code
 
     /// Runs one action; returns what it threw.
-    @usableFromInline
+    @inlinable
     mutating func runAction(_ index: Int, signal: UnsafePointer<Signal<Event>>?) -> (any Error)? {
-        let action = chart.actions[index]
+        unowned(unsafe) let storage = chart
         return withUnsafeMutablePointer(to: &self) { machine in
             var scope = Scope(machine: machine, signal: signal)
             do {
-                try action(&scope)
+                try storage.actionTable[index].run(&scope)
                 return nil
             } catch {
                 return error
@@ -229,11 +288,12 @@ extension StateMachine {
     }
 
     /// Runs a start action; returns what it threw.
-    mutating func runStartAction(_ action: StatechartAction<State, Event, Context>) -> (any Error)? {
+    @usableFromInline
+    mutating func runStartAction(_ action: StoredAction<State, Event, Context>) -> (any Error)? {
         withUnsafeMutablePointer(to: &self) { machine in
             var scope = Scope(machine: machine, signal: nil)
             do {
-                try action(&scope)
+                try action.run(&scope)
                 return nil
             } catch {
                 return error
@@ -242,13 +302,13 @@ extension StateMachine {
     }
 
     /// Evaluates a guard; one that throws is false and raises `error.execution`.
-    @usableFromInline
+    @inlinable
     mutating func evaluateGuard(_ index: Int, transition: Int, signal: UnsafePointer<Signal<Event>>?) -> Bool {
-        let condition = chart.guards[index]
+        unowned(unsafe) let storage = chart
         let outcome: Result<Bool, any Error> = withUnsafeMutablePointer(to: &self) { machine in
             let scope = Scope(machine: machine, signal: signal)
             do {
-                return .success(try condition(scope))
+                return .success(try storage.guardTable[index].evaluate(scope))
             } catch {
                 return .failure(error)
             }
@@ -257,25 +317,27 @@ extension StateMachine {
         case .success(let holds):
             return holds
         case .failure(let error):
-            enqueueInternal(Signal(kind: chart.layout.errorExecutionKind, payload: .error(error)))
+            enqueueInternal(.error(error, kind: chart.tables.errorExecutionKind))
             return false
         }
     }
 
     /// Raises `error.execution` for an action that threw, and tells the observer.
+    @inlinable
     mutating func actionFailed<Observer: MachineObserver>(
         _ error: any Error, role: ActionFailure<State>.ActionRole, state: Int, observer: inout Observer
     ) where Observer.State == State, Observer.Event == Event {
-        enqueueInternal(Signal(kind: chart.layout.errorExecutionKind, payload: .error(error)))
+        enqueueInternal(.error(error, kind: chart.tables.errorExecutionKind))
         if !(Observer.self == NoObserver<State, Event>.self) {
             observer.machineActionDidFail(ActionFailure(action: role, state: chart.states[state], error: error))
         }
     }
 
+    @inlinable
     mutating func makeStateData<Observer: MachineObserver>(
         of state: Int, signal: UnsafePointer<Signal<Event>>?, observer: inout Observer
     ) where Observer.State == State, Observer.Event == Event {
-        let slot = Int(chart.layout.dataSlots[state])
+        let slot = Int(chart.tables.dataSlots[state])
         let make = chart.stateData[slot].make
         let outcome: Result<any Sendable, any Error> = withUnsafeMutablePointer(to: &self) { machine in
             let scope = Scope(machine: machine, signal: signal)
@@ -287,15 +349,16 @@ extension StateMachine {
         }
     }
 
+    @inlinable
     mutating func makeDoneData<Observer: MachineObserver>(
         of final: Int, signal: UnsafePointer<Signal<Event>>?, observer: inout Observer
     ) -> (any Sendable)? where Observer.State == State, Observer.Event == Event {
-        let index = Int(chart.layout.doneDataIndices[final])
+        let index = Int(chart.tables.doneDataIndices[final])
         guard index >= 0 else { return nil }
-        let make = chart.doneDataMakers[index]
+        let maker = chart.doneDataMakers[index]
         let outcome: Result<any Sendable, any Error> = withUnsafeMutablePointer(to: &self) { machine in
             let scope = Scope(machine: machine, signal: signal)
-            do { return .success(try make(scope)) } catch { return .failure(error) }
+            do { return .success(try maker.make(scope)) } catch { return .failure(error) }
         }
         switch outcome {
         case .success(let value):

@@ -4,6 +4,12 @@ struct EnabledTransition {
     @usableFromInline var transition: Int32
     /// -1 for a targetless transition.
     @usableFromInline var domain: Int32
+
+    @inlinable
+    init(transition: Int32, domain: Int32) {
+        self.transition = transition
+        self.domain = domain
+    }
 }
 
 extension StateMachine {
@@ -14,23 +20,25 @@ extension StateMachine {
     ///
     /// - Throws: ``MachineError/alreadyStarted`` when called twice;
     ///   ``MachineError/microstepLimitExceeded(limit:configuration:)`` when starting loops.
+    @inlinable
     public mutating func start() throws(MachineError<State, Event>) {
         var observer = NoObserver<State, Event>()
         try start(observer: &observer)
     }
 
     /// Starts the machine, reporting every step to `observer`.
+    @inlinable
     public mutating func start<Observer: MachineObserver>(
         observer: inout Observer
     ) throws(MachineError<State, Event>) where Observer.State == State, Observer.Event == Event {
         guard status == .notStarted else { throw .alreadyStarted }
-        status = .running
+        currentStatus = .running
         for action in chart.startActions {
             if let error = runStartAction(action) {
-                enqueueInternal(Signal(kind: chart.layout.errorExecutionKind, payload: .error(error)))
+                enqueueInternal(.error(error, kind: chart.tables.errorExecutionKind))
             }
         }
-        var initial = EnabledTransition(transition: chart.layout.initialTransitions[0], domain: 0)
+        var initial = EnabledTransition(transition: chart.tables.initialTransitions[0], domain: 0)
         withUnsafeMutablePointer(to: &initial) { pointer in
             takeMicrostep(UnsafeMutableBufferPointer(start: pointer, count: 1), signal: nil, observer: &observer)
         }
@@ -51,6 +59,7 @@ extension StateMachine {
     /// - Complexity: For a chart of up to 64 states whose transitions need no history, selecting
     ///   and taking a transition allocates nothing and hashes nothing.
     @discardableResult
+    @inlinable
     public mutating func send(_ event: Event) throws(MachineError<State, Event>) -> Bool {
         var observer = NoObserver<State, Event>()
         return try send(event, observer: &observer)
@@ -58,6 +67,7 @@ extension StateMachine {
 
     /// Processes `event` to completion, reporting every step to `observer`.
     @discardableResult
+    @inlinable
     public mutating func send<Observer: MachineObserver>(
         _ event: Event, observer: inout Observer
     ) throws(MachineError<State, Event>) -> Bool where Observer.State == State, Observer.Event == Event {
@@ -66,14 +76,18 @@ extension StateMachine {
         case .notStarted: throw .notStarted
         case .finished: throw .finished(configuration: activeStates)
         }
-        let signal = Signal(kind: kindIndex(of: event), payload: .event(event))
+        let signal = Signal.event(event, kind: kindIndex(of: event))
         announce(signal, origin: .external, observer: &observer)
         let handled = react(to: signal, observer: &observer)
         if !handled && unhandledEvents == .reject {
             if extras?.hasInternalEvents == true { try runToCompletion(microsteps: 0, observer: &observer) }
             throw .unhandledEvent(event, configuration: activeStates)
         }
-        try runToCompletion(microsteps: handled ? 1 : 0, observer: &observer)
+        // Nothing can follow a microstep in a chart without eventless transitions unless an event
+        // or timer was queued (which allocates the extras) or the machine finished.
+        if chart.tables.hasEventlessTransitions || extras != nil || currentStatus != .running {
+            try runToCompletion(microsteps: handled ? 1 : 0, observer: &observer)
+        }
         return handled
     }
 
@@ -82,6 +96,7 @@ extension StateMachine {
     /// The same as ``send(_:)``, with a record of the transitions taken and the states exited and
     /// entered, for tests and tools.
     @discardableResult
+    @inlinable
     public mutating func step(_ event: Event) throws(MachineError<State, Event>) -> [Microstep<State>] {
         var recorder = MachineRecorder<State, Event>()
         try send(event, observer: &recorder)
@@ -92,14 +107,14 @@ extension StateMachine {
 
     /// SCXML's `mainEventLoop`, from after one microstep until the machine is stable: eventless
     /// transitions and internal events first, then the external queue and due timers.
-    @usableFromInline
+    @inlinable
     mutating func runToCompletion<Observer: MachineObserver>(
         microsteps taken: Int, observer: inout Observer
     ) throws(MachineError<State, Event>) where Observer.State == State, Observer.Event == Event {
         var microsteps = taken
         while status == .running {
             while status == .running {
-                if chart.layout.hasEventlessTransitions {
+                if chart.tables.hasEventlessTransitions {
                     if microsteps >= Int(limit) && eventlessTransitionIsEnabled() { throw abandonStep() }
                     if takeEventlessTransitions(observer: &observer) {
                         microsteps += 1
@@ -121,36 +136,39 @@ extension StateMachine {
 
     /// Tells the data model (if the context is one) and the observer that `signal` is next.
     @inline(__always)
+    @inlinable
     mutating func announce<Observer: MachineObserver>(
         _ signal: Signal<Event>, origin: ProcessedEvent<Event>.Origin, observer: inout Observer
     ) where Observer.State == State, Observer.Event == Event {
         let observing = !(Observer.self == NoObserver<State, Event>.self)
         guard observing || chart.binder != nil else { return }
         let event = processedEvent(signal, origin: origin)
-        if let binder = chart.binder { binder(&context, event) }
+        if let binder = chart.binder { binder(&storedContext, event) }
         if observing { observer.machineWillProcess(event) }
     }
 
+    @inlinable
     func processedEvent(_ signal: Signal<Event>, origin: ProcessedEvent<Event>.Origin) -> ProcessedEvent<Event> {
-        switch signal.payload {
-        case .event(let event): return ProcessedEvent(name: name(of: signal), event: event, origin: origin)
-        case .done(let data): return ProcessedEvent(name: name(of: signal), event: nil, origin: origin, doneData: data)
-        case .error(let error): return ProcessedEvent(name: name(of: signal), event: nil, origin: origin, error: error)
-        case .timeout: return ProcessedEvent(name: name(of: signal), event: nil, origin: origin)
-        }
+        ProcessedEvent(
+            name: name(of: signal), event: signal.event, origin: origin, doneData: signal.doneData, error: signal.error)
     }
 
     /// The next event of the external queue, or else the next timer whose deadline has come.
+    ///
+    /// No reference to the extras is held across `mutableExtras()`, which would make it copy them.
+    @inlinable
     mutating func nextExternalSignal() -> (Signal<Event>, ProcessedEvent<Event>.Origin)? {
-        guard let extras else { return nil }
-        if extras.hasExternalEvents, let signal = mutableExtras().dequeueExternal() { return (signal, .external) }
-        if let first = extras.timers.first, first.deadline <= time {
+        if extras?.hasExternalEvents == true, let signal = mutableExtras().dequeueExternal() {
+            return (signal, .external)
+        }
+        if let deadline = extras?.timers.first?.deadline, deadline <= time {
             return (mutableExtras().timers.removeFirst().signal, .timer)
         }
         return nil
     }
 
     /// Stops a runaway step: drops the queued events and reports the limit.
+    @inlinable
     mutating func abandonStep() -> MachineError<State, Event> {
         if extras != nil {
             let storage = mutableExtras()
@@ -165,13 +183,14 @@ extension StateMachine {
     /// SCXML's `exitInterpreter`, for a machine that reached a top-level final state: runs the
     /// exit actions of the active states, cancels every timer and drops the queues. The machine
     /// keeps its last configuration, so that you can see where it finished.
+    @usableFromInline
     mutating func finish() {
+        unowned(unsafe) let tables = chart.tables
         let finalConfiguration = active
         finalConfiguration.forEachDescending { state in
-            let flags = chart.layout.stateFlags[state]
-            if flags.contains(.hasExitActions) {
-                for position in Int(chart.layout.exitOffsets[state])..<Int(chart.layout.exitOffsets[state + 1]) {
-                    _ = runAction(Int(chart.layout.exitActions[position]), signal: nil)
+            if tables.stateFlags[state].contains(.hasExitActions) {
+                for position in Int(tables.exitOffsets[state])..<Int(tables.exitOffsets[state + 1]) {
+                    _ = runAction(Int(tables.exitActions[position]), signal: nil)
                 }
             }
         }
@@ -192,13 +211,13 @@ extension StateMachine {
     /// Selects the transitions `signal` enables and takes them as one microstep.
     ///
     /// - Returns: Whether any transition was taken.
-    @usableFromInline
+    @inlinable
+    @inline(__always)
     mutating func react<Observer: MachineObserver>(
         to signal: Signal<Event>, observer: inout Observer
     ) -> Bool where Observer.State == State, Observer.Event == Event {
-        let capacity = chart.layout.maximumActiveAtomicStates
-        return withUnsafeTemporaryAllocation(of: EnabledTransition.self, capacity: capacity) { buffer in
-            withUnsafePointer(to: signal) { signalPointer in
+        withUnsafePointer(to: signal) { signalPointer in
+            Self.withSelectionBuffer(capacity: chart.tables.maximumActiveAtomicStates) { buffer in
                 let count = selectTransitions(for: signalPointer, into: buffer)
                 guard count > 0 else { return false }
                 takeMicrostep(
@@ -208,12 +227,26 @@ extension StateMachine {
         }
     }
 
+    /// Calls `body` with room for the transitions one microstep can select: a local for charts
+    /// without parallel states, which select at most one; a temporary buffer otherwise.
+    @inlinable
+    @inline(__always)
+    static func withSelectionBuffer(
+        capacity: Int, _ body: (UnsafeMutableBufferPointer<EnabledTransition>) -> Bool
+    ) -> Bool {
+        if capacity == 1 {
+            var single = EnabledTransition(transition: -1, domain: -1)
+            return withUnsafeMutablePointer(to: &single) { body(UnsafeMutableBufferPointer(start: $0, count: 1)) }
+        }
+        return withUnsafeTemporaryAllocation(of: EnabledTransition.self, capacity: capacity, body)
+    }
+
     /// Takes the eventless transitions enabled now, if any, as one microstep.
+    @inlinable
     mutating func takeEventlessTransitions<Observer: MachineObserver>(
         observer: inout Observer
     ) -> Bool where Observer.State == State, Observer.Event == Event {
-        let capacity = chart.layout.maximumActiveAtomicStates
-        return withUnsafeTemporaryAllocation(of: EnabledTransition.self, capacity: capacity) { buffer in
+        Self.withSelectionBuffer(capacity: chart.tables.maximumActiveAtomicStates) { buffer in
             let count = selectEventlessTransitions(into: buffer)
             guard count > 0 else { return false }
             takeMicrostep(UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), signal: nil, observer: &observer)
@@ -222,8 +255,9 @@ extension StateMachine {
     }
 
     /// Whether an eventless transition is enabled (guards are evaluated).
+    @inlinable
     mutating func eventlessTransitionIsEnabled() -> Bool {
-        withUnsafeTemporaryAllocation(of: EnabledTransition.self, capacity: chart.layout.maximumActiveAtomicStates) {
+        Self.withSelectionBuffer(capacity: chart.tables.maximumActiveAtomicStates) {
             selectEventlessTransitions(into: $0) > 0
         }
     }
@@ -233,65 +267,105 @@ extension StateMachine {
     /// then conflicts resolved.
     ///
     /// - Returns: How many transitions were put at the front of `buffer`.
+    @inlinable
+    @inline(__always)
     mutating func selectTransitions(
         for signal: UnsafePointer<Signal<Event>>, into buffer: UnsafeMutableBufferPointer<EnabledTransition>
     ) -> Int {
+        unowned(unsafe) let tables = chart.tables
         let kind = Int(signal.pointee.kind)
-        let configuration = active
         var count = 0
-        for word in 0..<configuration.wordCount {
-            var bits = configuration.word(word) & chart.layout.atomicMask.word(word)
-            while bits != 0 {
-                let atomic = (word << 6) + bits.trailingZeroBitCount
-                bits &= bits &- 1
-                var state = atomic
-                search: while state >= 0 {
-                    if kind >= 0 {
-                        let candidates = chart.layout.dispatch.candidates(state: state, kind: kind)
-                        for position in candidates {
-                            let transition = chart.layout.dispatch.list[position]
-                            if select(transition, signal: signal, buffer: buffer, count: &count) { break search }
-                        }
-                    } else if let event = signal.pointee.event {
-                        let name = Event.name(of: event.kind)
-                        for position in Int(
-                            chart.layout.stateTransitionOffsets[state])..<Int(
-                                chart.layout.stateTransitionOffsets[state + 1])
-                        {
-                            let transition = chart.layout.stateTransitions[position]
-                            guard chart.layout.nameDescriptors[Int(transition)].contains(where: { $0.matches(name) })
-                            else { continue }
-                            if select(transition, signal: signal, buffer: buffer, count: &count) { break search }
-                        }
+        if tables.maximumActiveAtomicStates == 1, kind >= 0, tables.isDense {
+            // Without parallel states the configuration is one chain, whose atomic state is its
+            // last state in document order.
+            guard var state = active.last else { return 0 }
+            search: while state >= 0 {
+                let slot = state &* tables.kindCount &+ kind
+                var position = Int(tables.dispatchOffsets[slot])
+                let end = Int(tables.dispatchOffsets[slot &+ 1])
+                while position < end {
+                    if select(tables.dispatchList[position], signal: signal, buffer: buffer, count: &count) {
+                        break search
                     }
-                    state = Int(chart.layout.parents[state])
+                    position &+= 1
+                }
+                state = Int(tables.parents[state])
+            }
+            return resolveDomains(buffer, count: count)
+        }
+        for word in 0..<tables.wordCount {
+            var bits = active.word(word) & tables.atomicMask[word]
+            while bits != 0 {
+                var state = (word &<< 6) &+ bits.trailingZeroBitCount
+                bits &= bits &- 1
+                search: while state >= 0 {
+                    if kind >= 0, tables.isDense {
+                        let slot = state &* tables.kindCount &+ kind
+                        var position = Int(tables.dispatchOffsets[slot])
+                        let end = Int(tables.dispatchOffsets[slot &+ 1])
+                        while position < end {
+                            if select(tables.dispatchList[position], signal: signal, buffer: buffer, count: &count) {
+                                break search
+                            }
+                            position &+= 1
+                        }
+                    } else if selectOutOfLine(of: state, kind: kind, for: signal, buffer: buffer, count: &count) {
+                        break search
+                    }
+                    state = Int(tables.parents[state])
                 }
             }
         }
         return count > 1 ? removeConflictingTransitions(buffer, count: count) : resolveDomains(buffer, count: count)
     }
 
+    /// Selection for the rare cases kept off the per-event path: charts so large that their
+    /// dispatch table is sparse, and events whose name the chart did not know when compiled, which
+    /// are matched against the descriptors by name.
+    ///
+    /// - Returns: Whether a transition of `state` was selected.
+    @usableFromInline
+    mutating func selectOutOfLine(
+        of state: Int, kind: Int, for signal: UnsafePointer<Signal<Event>>,
+        buffer: UnsafeMutableBufferPointer<EnabledTransition>, count: inout Int
+    ) -> Bool {
+        let layout = chart.layout
+        if kind >= 0 {
+            for position in layout.dispatch.candidates(state: state, kind: kind) {
+                if select(layout.dispatch.list[position], signal: signal, buffer: buffer, count: &count) { return true }
+            }
+            return false
+        }
+        guard let event = signal.pointee.event else { return false }
+        let name = Event.name(of: event.kind)
+        for position in Int(layout.stateTransitionOffsets[state])..<Int(layout.stateTransitionOffsets[state + 1]) {
+            let transition = layout.stateTransitions[position]
+            guard layout.nameDescriptors[Int(transition)].contains(where: { $0.matches(name) }) else { continue }
+            if select(transition, signal: signal, buffer: buffer, count: &count) { return true }
+        }
+        return false
+    }
+
     /// SCXML's `selectEventlessTransitions`.
+    @inlinable
     mutating func selectEventlessTransitions(into buffer: UnsafeMutableBufferPointer<EnabledTransition>) -> Int {
-        let configuration = active
+        unowned(unsafe) let tables = chart.tables
         var count = 0
-        for word in 0..<configuration.wordCount {
-            var bits =
-                configuration.word(word) & chart.layout.atomicMask.word(word)
-                & chart.layout.eventlessChainMask.word(word)
+        for word in 0..<tables.wordCount {
+            var bits = active.word(word) & tables.atomicMask[word] & tables.eventlessChainMask[word]
             while bits != 0 {
-                let atomic = (word << 6) + bits.trailingZeroBitCount
+                var state = (word &<< 6) &+ bits.trailingZeroBitCount
                 bits &= bits &- 1
-                var state = atomic
                 search: while state >= 0 {
-                    for position in Int(
-                        chart.layout.eventlessOffsets[state])..<Int(chart.layout.eventlessOffsets[state + 1])
-                    {
-                        if select(chart.layout.eventless[position], signal: nil, buffer: buffer, count: &count) {
+                    var position = Int(tables.eventlessOffsets[state])
+                    let end = Int(tables.eventlessOffsets[state &+ 1])
+                    while position < end {
+                        if select(tables.eventless[position], signal: nil, buffer: buffer, count: &count) {
                             break search
                         }
+                        position &+= 1
                     }
-                    state = Int(chart.layout.parents[state])
+                    state = Int(tables.parents[state])
                 }
             }
         }
@@ -301,26 +375,38 @@ extension StateMachine {
     /// Adds `transition` to the selection if its guard holds.
     ///
     /// - Returns: Whether the transition is enabled (so the search for this atomic state stops).
+    @inlinable
     @inline(__always)
     mutating func select(
         _ transition: Int32, signal: UnsafePointer<Signal<Event>>?,
         buffer: UnsafeMutableBufferPointer<EnabledTransition>, count: inout Int
     ) -> Bool {
-        for index in 0..<count where buffer[index].transition == transition { return true }
-        let condition = Int(chart.layout.guards[Int(transition)])
+        var index = 0
+        while index < count {
+            if buffer[index].transition == transition { return true }
+            index &+= 1
+        }
+        let condition = Int(chart.tables.guards[Int(transition)])
         if condition >= 0, !evaluateGuard(condition, transition: Int(transition), signal: signal) { return false }
         buffer[count] = EnabledTransition(transition: transition, domain: -1)
-        count += 1
+        count &+= 1
         return true
     }
 
+    /// The domain of `transition`: precomputed unless it targets a history state.
+    @inlinable
+    @inline(__always)
+    func domain(of transition: Int32) -> Int32 {
+        let known = chart.tables.staticDomains[Int(transition)]
+        if known != ChartLayout.dynamicDomain { return known }
+        return Int32(chart.transitionDomain(of: Int(transition), history: extras?.history ?? []))
+    }
+
     /// Fills in the domains of a selection of one transition.
+    @inlinable
     @inline(__always)
     func resolveDomains(_ buffer: UnsafeMutableBufferPointer<EnabledTransition>, count: Int) -> Int {
-        if count == 1 {
-            buffer[0].domain = Int32(
-                chart.layout.transitionDomain(of: Int(buffer[0].transition), history: extras?.history ?? []))
-        }
+        if count == 1 { buffer[0].domain = domain(of: buffer[0].transition) }
         return count
     }
 
@@ -328,39 +414,58 @@ extension StateMachine {
     /// one whose source is a descendant of the other's wins; otherwise the earlier one in
     /// selection order. Two exit sets intersect exactly when the transitions' domains are the same
     /// or one contains the other, so the test is index arithmetic.
+    @inlinable
     mutating func removeConflictingTransitions(
         _ buffer: UnsafeMutableBufferPointer<EnabledTransition>, count: Int
     ) -> Int {
-        let history = extras?.history ?? []
-        for index in 0..<count {
-            buffer[index].domain = Int32(
-                chart.layout.transitionDomain(of: Int(buffer[index].transition), history: history))
-        }
-        func conflict(_ first: Int32, _ second: Int32) -> Bool {
-            if first < 0 || second < 0 { return false }
-            return first == second || chart.layout.isDescendant(Int(first), of: Int(second))
-                || chart.layout.isDescendant(Int(second), of: Int(first))
-        }
+        unowned(unsafe) let tables = chart.tables
+        let sources = tables.sources
+        let subtreeEnds = tables.subtreeEnds
+        for index in 0..<count { buffer[index].domain = domain(of: buffer[index].transition) }
         var filtered = 0
         for index in 0..<count {
             let candidate = buffer[index]
-            let source = Int(chart.layout.sources[Int(candidate.transition)])
+            let domain = Int(candidate.domain)
+            let source = Int(sources[Int(candidate.transition)])
             var preempted = false
-            for kept in 0..<filtered where conflict(candidate.domain, buffer[kept].domain) {
-                if !chart.layout.isDescendant(source, of: Int(chart.layout.sources[Int(buffer[kept].transition)])) {
-                    preempted = true
-                    break
+            var conflicts = false
+            var kept = 0
+            while kept < filtered {
+                if Self.exitSetsIntersect(domain, Int(buffer[kept].domain), subtreeEnds: subtreeEnds) {
+                    conflicts = true
+                    let keptSource = Int(sources[Int(buffer[kept].transition)])
+                    if !(source > keptSource && source <= Int(subtreeEnds[keptSource])) {
+                        preempted = true
+                        break
+                    }
                 }
+                kept &+= 1
             }
             if preempted { continue }
+            if !conflicts {
+                buffer[filtered] = candidate
+                filtered &+= 1
+                continue
+            }
             var write = 0
-            for kept in 0..<filtered where !conflict(candidate.domain, buffer[kept].domain) {
+            for kept in 0..<filtered
+            where !Self.exitSetsIntersect(domain, Int(buffer[kept].domain), subtreeEnds: subtreeEnds) {
                 buffer[write] = buffer[kept]
-                write += 1
+                write &+= 1
             }
             buffer[write] = candidate
-            filtered = write + 1
+            filtered = write &+ 1
         }
         return filtered
+    }
+
+    /// Whether two transitions with these domains (-1 for a targetless one) have intersecting
+    /// exit sets: the domains are equal or one contains the other.
+    @inlinable
+    @inline(__always)
+    static func exitSetsIntersect(_ first: Int, _ second: Int, subtreeEnds: UnsafeMutablePointer<Int32>) -> Bool {
+        if first < 0 || second < 0 { return false }
+        if first == second { return true }
+        return first < second ? second <= Int(subtreeEnds[first]) : first <= Int(subtreeEnds[second])
     }
 }

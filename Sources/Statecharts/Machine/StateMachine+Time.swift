@@ -9,12 +9,14 @@ extension StateMachine {
     /// too. Advancing by zero fires the timers due now.
     ///
     /// - Throws: ``MachineError/microstepLimitExceeded(limit:configuration:)`` when a step loops.
+    @inlinable
     public mutating func advance(by duration: Duration) throws(MachineError<State, Event>) {
         var observer = NoObserver<State, Event>()
         try advance(to: .nanoseconds(time) + duration, observer: &observer)
     }
 
     /// Moves the machine's time forward by `duration`, reporting every step to `observer`.
+    @inlinable
     public mutating func advance<Observer: MachineObserver>(
         by duration: Duration, observer: inout Observer
     ) throws(MachineError<State, Event>) where Observer.State == State, Observer.Event == Event {
@@ -23,12 +25,14 @@ extension StateMachine {
 
     /// Moves the machine's time to `instant` (measured from the machine's creation), firing every
     /// timer that falls due on the way. Moving to the past does nothing.
+    @inlinable
     public mutating func advance(to instant: Duration) throws(MachineError<State, Event>) {
         var observer = NoObserver<State, Event>()
         try advance(to: instant, observer: &observer)
     }
 
     /// Moves the machine's time to `instant`, reporting every step to `observer`.
+    @inlinable
     public mutating func advance<Observer: MachineObserver>(
         to instant: Duration, observer: inout Observer
     ) throws(MachineError<State, Event>) where Observer.State == State, Observer.Event == Event {
@@ -46,8 +50,9 @@ extension StateMachine {
     ///
     /// - Returns: How many were cancelled.
     @discardableResult
+    @inlinable
     public mutating func cancelDelayedEvents(id: String) -> Int {
-        guard let extras, extras.timers.contains(where: { $0.id == id }) else { return 0 }
+        guard extras?.timers.contains(where: { $0.id == id }) == true else { return 0 }
         let storage = mutableExtras()
         let before = storage.timers.count
         storage.timers.removeAll { $0.owner < 0 && $0.id == id }
@@ -55,6 +60,7 @@ extension StateMachine {
     }
 
     /// Queues `signal` on the external queue now, or when `delay` nanoseconds have passed.
+    @inlinable
     mutating func schedule(_ signal: Signal<Event>, after delay: Int64, id: String?) {
         let storage = mutableExtras()
         if delay <= 0 {
@@ -63,29 +69,31 @@ extension StateMachine {
         }
         storage.insert(
             PendingTimer(
-                deadline: time.addingClamped(delay), serial: storage.nextSerial, owner: -1, id: id, signal: signal))
+                deadline: time.addingClamped(delay), serial: storage.nextSerial, owner: -1, kind: signal.kind,
+                delayed: DelayedEvent(signal: signal, id: id)))
         storage.nextSerial &+= 1
     }
 
     // MARK: - State timeouts
 
     /// Arms the timeouts of a state being entered.
+    @inlinable
     mutating func armTimeouts(of state: Int) {
         let storage = mutableExtras()
-        for position in Int(chart.layout.timeoutOffsets[state])..<Int(chart.layout.timeoutOffsets[state + 1]) {
-            let transition = Int(chart.layout.timeouts[position])
+        for position in Int(chart.tables.timeoutOffsets[state])..<Int(chart.tables.timeoutOffsets[state + 1]) {
+            let transition = Int(chart.tables.timeouts[position])
             storage.insert(
                 PendingTimer(
-                    deadline: time.addingClamped(chart.layout.timeoutDelays[transition]), serial: storage.nextSerial,
-                    owner: Int32(state), id: nil,
-                    signal: Signal(kind: chart.layout.timeoutKinds[transition], payload: .timeout)))
+                    deadline: time.addingClamped(chart.tables.timeoutDelays[transition]), serial: storage.nextSerial,
+                    owner: Int32(state), kind: chart.tables.timeoutKinds[transition], delayed: nil))
             storage.nextSerial &+= 1
         }
     }
 
     /// Cancels the timeouts of a state being exited.
+    @inlinable
     mutating func cancelTimeouts(of state: Int) {
-        guard let extras, extras.timers.contains(where: { Int($0.owner) == state }) else { return }
+        guard extras?.timers.contains(where: { Int($0.owner) == state }) == true else { return }
         mutableExtras().timers.removeAll { Int($0.owner) == state }
     }
 }

@@ -25,13 +25,17 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
     @usableFromInline var time: Int64 = 0
     @usableFromInline var extras: MachineExtras<Event>?
     @usableFromInline var limit: Int32
+    @usableFromInline var currentStatus: MachineStatus = .notStarted
     /// Whether the machine has started, is running or has finished.
-    public internal(set) var status: MachineStatus = .notStarted
+    public var status: MachineStatus { currentStatus }
     /// What the machine does with an event that no transition handles; ``UnhandledEventPolicy/ignore``
     /// unless you choose otherwise.
     public var unhandledEvents: UnhandledEventPolicy
+    @usableFromInline var storedContext: Context
     /// The machine's context: the extended state that actions change.
-    public internal(set) var context: Context
+    public var context: Context {
+        _read { yield storedContext }
+    }
 
     /// A machine of `chart`, not started yet.
     ///
@@ -43,7 +47,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
         chart: Statechart<State, Event, Context>, context: Context, unhandledEvents: UnhandledEventPolicy = .ignore
     ) {
         self.chart = chart.storage
-        self.context = context
+        storedContext = context
         self.unhandledEvents = unhandledEvents
         active = StateSet(capacity: chart.storage.layout.stateCount)
         limit = Int32(clamping: chart.storage.microstepLimit)
@@ -116,6 +120,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
     func kindIndex(of event: Event) -> Int32 { chart.kindMap.index(of: event) }
 
     /// The SCXML name of a queued event.
+    @usableFromInline
     func name(of signal: Signal<Event>) -> String {
         if signal.kind >= 0 { return chart.layout.kindNames[Int(signal.kind)] }
         if let event = signal.event { return Event.name(of: event.kind) }
@@ -123,11 +128,11 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
     }
 
     /// The extras, created on first use and made unique before a change.
-    @usableFromInline
+    @inlinable
     mutating func mutableExtras() -> MachineExtras<Event> {
         if extras == nil {
             let created = MachineExtras<Event>(
-                historySlots: chart.layout.historySlotCount, dataSlots: chart.layout.dataSlotCount)
+                historySlots: chart.tables.historySlotCount, dataSlots: chart.tables.dataSlotCount)
             extras = created
             return created
         }
@@ -138,7 +143,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
         return extras.unsafelyUnwrapped
     }
 
-    @usableFromInline
+    @inlinable
     mutating func enqueueInternal(_ signal: Signal<Event>) {
         mutableExtras().internalQueue.append(signal)
     }
@@ -157,6 +162,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
     }
 
     /// The user's values of a list of state indices.
+    @usableFromInline
     func values(_ indices: [Int]) -> [State] {
         indices.compactMap { chart.states[$0] }
     }

@@ -25,7 +25,7 @@ struct StateSet: Hashable, Sendable {
 
     @inlinable
     func contains(_ state: Int) -> Bool {
-        if state < 64 { return first & (1 << UInt64(state)) != 0 }
+        if state < 64 { return first & (1 &<< UInt64(state)) != 0 }
         let index = state >> 6
         return rest[index - 1] & (1 << UInt64(state & 63)) != 0
     }
@@ -33,7 +33,7 @@ struct StateSet: Hashable, Sendable {
     @inlinable
     mutating func insert(_ state: Int) {
         if state < 64 {
-            first |= 1 << UInt64(state)
+            first |= 1 &<< UInt64(state)
         } else {
             rest[(state >> 6) - 1] |= 1 << UInt64(state & 63)
         }
@@ -42,7 +42,7 @@ struct StateSet: Hashable, Sendable {
     @inlinable
     mutating func remove(_ state: Int) {
         if state < 64 {
-            first &= ~(1 << UInt64(state))
+            first &= ~(1 &<< UInt64(state))
         } else {
             rest[(state >> 6) - 1] &= ~(1 << UInt64(state & 63))
         }
@@ -166,10 +166,35 @@ struct StateSet: Hashable, Sendable {
 }
 
 extension StateSet {
+    /// The bits `0...bit` of a word (none for a negative `bit`, all from 63 on).
+    @inlinable
+    static func lowMask(through bit: Int) -> UInt64 {
+        if bit < 0 { return 0 }
+        if bit >= 63 { return ~0 }
+        return (1 &<< UInt64(bit &+ 1)) &- 1
+    }
+
+    /// The largest member: for a configuration without parallel states, its atomic state.
+    @inlinable
+    var last: Int? {
+        if rest.isEmpty { return first == 0 ? nil : 63 &- first.leadingZeroBitCount }
+        var index = rest.count
+        while index > 0 {
+            let bits = rest[index - 1]
+            if bits != 0 { return (index << 6) + 63 - bits.leadingZeroBitCount }
+            index -= 1
+        }
+        return first == 0 ? nil : 63 - first.leadingZeroBitCount
+    }
+
     /// The largest member in `lower...upper`, if any.
     @inlinable
     func lastMember(lower: Int, upper: Int) -> Int? {
         if lower > upper { return nil }
+        if upper < 64 {
+            let bits = first & Self.lowMask(through: upper) & ~Self.lowMask(through: lower - 1)
+            return bits == 0 ? nil : 63 - bits.leadingZeroBitCount
+        }
         var index = upper >> 6
         let lowest = lower >> 6
         while index >= lowest {
@@ -184,6 +209,10 @@ extension StateSet {
     @inlinable
     func firstMember(lower: Int, upper: Int) -> Int? {
         if lower > upper { return nil }
+        if upper < 64 {
+            let bits = first & Self.lowMask(through: upper) & ~Self.lowMask(through: lower - 1)
+            return bits == 0 ? nil : bits.trailingZeroBitCount
+        }
         var index = lower >> 6
         let highest = upper >> 6
         while index <= highest {

@@ -1,0 +1,171 @@
+import Benchmark
+import BenchmarkCharts
+import Statecharts
+
+// Each case is a pair, `statechart/NAME` and `baseline/NAME`: the same machine as a Statechart and
+// as a hand-written `switch`, fed the same events in the same run. Every iteration sends
+// `eventsPerIteration` events, so that the time of an iteration in microseconds reads as
+// nanoseconds per event; `Scripts/benchmark.sh` prints the ratios.
+
+let eventsPerIteration = 1_000_000
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal], warmupIterations: 2, scalingFactor: .one,
+        maxDuration: .seconds(3), maxIterations: 25)
+
+    // MARK: Flat
+
+    Benchmark("statechart/flat-3") { benchmark in
+        var machine = try makeLightChart().makeMachine()
+        try machine.start()
+        benchmark.startMeasurement()
+        for _ in 0..<eventsPerIteration { try machine.send(.next) }
+        benchmark.stopMeasurement()
+        blackHole(machine.activeStates)
+    }
+    Benchmark("baseline/flat-3") { benchmark in
+        var machine = SwitchLight()
+        for _ in 0..<eventsPerIteration { machine.send(.next) }
+        benchmark.stopMeasurement()
+        blackHole(machine.state)
+    }
+
+    Benchmark("statechart/flat-20x10") { benchmark in
+        var machine = try makeStationChart().makeMachine()
+        try machine.start()
+        let events = stationEvents
+        benchmark.startMeasurement()
+        for index in 0..<eventsPerIteration { try machine.send(events[index & 1023]) }
+        benchmark.stopMeasurement()
+        blackHole(machine.activeStates)
+    }
+    Benchmark("baseline/flat-20x10") { benchmark in
+        var machine = SwitchStation()
+        let events = stationEvents
+        for index in 0..<eventsPerIteration { machine.send(events[index & 1023]) }
+        benchmark.stopMeasurement()
+        blackHole(machine.state)
+    }
+
+    // MARK: Hierarchical
+
+    Benchmark("statechart/hierarchy-5") { benchmark in
+        var machine = try makeDeepChart().makeMachine()
+        try machine.start()
+        benchmark.startMeasurement()
+        for _ in 0..<eventsPerIteration { try machine.send(.hop) }
+        benchmark.stopMeasurement()
+        blackHole(machine.activeStates)
+    }
+    Benchmark("baseline/hierarchy-5") { benchmark in
+        var machine = SwitchDeep()
+        for _ in 0..<eventsPerIteration { machine.send(.hop) }
+        benchmark.stopMeasurement()
+        blackHole(machine.state)
+    }
+
+    // MARK: Parallel
+
+    Benchmark("statechart/parallel-4") { benchmark in
+        var machine = try makeQuadChart().makeMachine()
+        try machine.start()
+        benchmark.startMeasurement()
+        for _ in 0..<eventsPerIteration { try machine.send(.flip) }
+        benchmark.stopMeasurement()
+        blackHole(machine.activeStates)
+    }
+    Benchmark("baseline/parallel-4") { benchmark in
+        var machine = SwitchQuad()
+        for _ in 0..<eventsPerIteration { machine.send(.flip) }
+        benchmark.stopMeasurement()
+        blackHole(machine.regions)
+    }
+
+    // MARK: Guards and actions on the context
+
+    Benchmark("statechart/guards-actions") { benchmark in
+        var machine = try makeTurnstileChart().makeMachine(context: Turnstile())
+        try machine.start()
+        let events = turnstileEvents
+        benchmark.startMeasurement()
+        for index in 0..<eventsPerIteration { try machine.send(events[index & 1023]) }
+        benchmark.stopMeasurement()
+        blackHole(machine.context.passes)
+    }
+    Benchmark("baseline/guards-actions") { benchmark in
+        var machine = SwitchTurnstile()
+        let events = turnstileEvents
+        for index in 0..<eventsPerIteration { machine.send(events[index & 1023]) }
+        benchmark.stopMeasurement()
+        blackHole(machine.context.passes)
+    }
+
+    // MARK: Payloads
+
+    Benchmark("statechart/payload") { benchmark in
+        var machine = try makeTallyChart().makeMachine(context: Tally())
+        try machine.start()
+        let events = tallyEvents
+        benchmark.startMeasurement()
+        for index in 0..<eventsPerIteration { try machine.send(events[index & 1023]) }
+        benchmark.stopMeasurement()
+        blackHole(machine.context.total)
+    }
+    Benchmark("baseline/payload") { benchmark in
+        var machine = SwitchTally()
+        let events = tallyEvents
+        for index in 0..<eventsPerIteration { machine.send(events[index & 1023]) }
+        benchmark.stopMeasurement()
+        blackHole(machine.tally.total)
+    }
+
+    // MARK: Timers
+
+    Benchmark("statechart/timeout-arm-cancel") { benchmark in
+        var machine = try makeWatchChart().makeMachine()
+        try machine.start()
+        benchmark.startMeasurement()
+        for index in 0..<eventsPerIteration { try machine.send(index & 1 == 0 ? .wait : .poke) }
+        benchmark.stopMeasurement()
+        blackHole(machine.activeStates)
+    }
+    Benchmark("baseline/timeout-arm-cancel") { benchmark in
+        var machine = SwitchWatch()
+        for index in 0..<eventsPerIteration { machine.send(index & 1 == 0 ? .wait : .poke) }
+        benchmark.stopMeasurement()
+        blackHole(machine.state)
+    }
+
+    // MARK: Instances
+
+    for count in [100_000, 1_000_000] {
+        let label = count == 100_000 ? "100k" : "1M"
+        Benchmark(
+            "statechart/instances-\(label)",
+            configuration: .init(metrics: [.wallClock, .mallocBytesCount], scalingFactor: .one, maxIterations: 10)
+        ) { benchmark in
+            let chart = try makeLightChart()
+            benchmark.startMeasurement()
+            var machines: [StateMachine<Light, Tick, Void>] = []
+            machines.reserveCapacity(count)
+            for _ in 0..<count {
+                var machine = chart.makeMachine()
+                try machine.start()
+                machines.append(machine)
+            }
+            benchmark.stopMeasurement()
+            blackHole(machines)
+        }
+        Benchmark(
+            "baseline/instances-\(label)",
+            configuration: .init(metrics: [.wallClock, .mallocBytesCount], scalingFactor: .one, maxIterations: 10)
+        ) { benchmark in
+            var machines: [SwitchLight] = []
+            machines.reserveCapacity(count)
+            for _ in 0..<count { machines.append(SwitchLight()) }
+            benchmark.stopMeasurement()
+            blackHole(machines)
+        }
+    }
+}

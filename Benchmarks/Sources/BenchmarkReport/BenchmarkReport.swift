@@ -1,0 +1,143 @@
+import Foundation
+
+// Reads the percentiles that `swift package benchmark --format histogramPercentiles` writes and
+// prints the results as ratios to the hand-written `switch` measured in the same run.
+//
+// Usage: BenchmarkReport FOLDER
+
+@main
+struct BenchmarkReport {
+    static func main() {
+        let eventsPerIteration = 1_000_000.0
+        let microstepsPerIteration = 1_000_000.0
+
+        guard CommandLine.arguments.count == 2 else {
+            FileHandle.standardError.write(Data("usage: BenchmarkReport FOLDER\n".utf8))
+            exit(2)
+        }
+        let folder = URL(fileURLWithPath: CommandLine.arguments[1])
+
+        /// Median of each benchmark's metric: `[benchmark name: [metric: value]]`.
+        var medians: [String: [String: Double]] = [:]
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for file in files where file.hasSuffix(".histogram.percentiles.tsv") {
+            // Current_run.TARGET.NAME.METRIC.histogram.percentiles.tsv, with `/` in NAME written `_`.
+            let parts = file.replacingOccurrences(of: ".histogram.percentiles.tsv", with: "").split(
+                separator: ".", maxSplits: 2)
+            guard parts.count == 3 else { continue }
+            let rest = String(parts[2])
+            guard let metricStart = rest.lastIndex(of: ".") else { continue }
+            let name = String(rest[..<metricStart]).replacingOccurrences(
+                of: "_", with: "/", options: [], range: rest.range(of: "_"))
+            let metric = String(rest[rest.index(after: metricStart)...])
+            guard let text = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8) else {
+                continue
+            }
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: "\t")
+                if fields.count == 2, fields[0] == "50", let value = Double(fields[1]) {
+                    medians[name, default: [:]][metric] = value
+                }
+            }
+        }
+
+        func median(_ name: String, _ metric: String) -> Double? { medians[name]?[metric] }
+
+        func format(_ value: Double, digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+
+        var lines: [String] = []
+        var outcomes: [(String, Bool)] = []
+
+        // MARK: Per event
+
+        lines.append("| Case | Ratio to switch | Target | Statechart ns/event | Switch ns/event | Allocations/event |")
+        lines.append("|---|---:|---|---:|---:|---:|")
+        let cases: [(name: String, label: String, limit: Double)] = [
+            ("flat-3", "Flat, 3-state cycle", 3), ("flat-20x10", "Flat, 20 states × 10 event kinds", 3),
+            ("hierarchy-5", "Hierarchical, leaves 5 levels deep", 10), ("parallel-4", "Parallel, 4 regions", 20),
+            ("guards-actions", "Guards and actions on the context", 10), ("payload", "Events with payloads", 10),
+            ("timeout-arm-cancel", "Timeout armed and cancelled", 10),
+        ]
+        var perEvent: [String: Double] = [:]
+        for entry in cases {
+            guard let statechart = median("statechart/\(entry.name)", "wallClock"),
+                let baseline = median("baseline/\(entry.name)", "wallClock")
+            else { continue }
+            let ns = statechart / eventsPerIteration
+            let switchNs = baseline / eventsPerIteration
+            perEvent[entry.name] = ns
+            let ratio = ns / switchNs
+            let allocations = (median("statechart/\(entry.name)", "mallocCountTotal") ?? 0) / eventsPerIteration
+            outcomes.append(("\(entry.label) ≤ \(Int(entry.limit))x", ratio <= entry.limit))
+            lines.append(
+                "| \(entry.label) | \(format(ratio))x | ≤ \(Int(entry.limit))x | \(format(ns, digits: 2)) | \(format(switchNs, digits: 2)) | \(format(allocations, digits: 3)) |"
+            )
+        }
+
+        // MARK: Timers
+
+        if let timed = perEvent["timeout-arm-cancel"], let flat = perEvent["flat-3"] {
+            // Every other event arms a timeout (entering `waiting`) and every other cancels it (leaving).
+            let armCancel = 2 * (timed - flat)
+            outcomes.append(("Arming plus cancelling a timeout ≤ 50 ns", armCancel <= 50))
+            lines.append("")
+            lines.append(
+                "Arming plus cancelling a timeout: \(format(armCancel)) ns (two events of the timeout case less two flat transitions; target ≤ 50 ns)."
+            )
+        }
+
+        // MARK: Instances
+
+        lines.append("")
+        lines.append("| Instances | Bytes per machine | Switch bytes | Construction ns per machine | Switch ns |")
+        lines.append("|---|---:|---:|---:|---:|")
+        for (label, count) in [("100k", 100_000.0), ("1M", 1_000_000.0)] {
+            guard let bytes = median("statechart/instances-\(label)", "mallocBytesCount"),
+                let time = median("statechart/instances-\(label)", "wallClock")
+            else { continue }
+            let baseBytes = median("baseline/instances-\(label)", "mallocBytesCount") ?? 0
+            let baseTime = median("baseline/instances-\(label)", "wallClock") ?? 0
+            let perMachine = bytes / count
+            let nsPerMachine = time / count
+            if label == "1M" {
+                outcomes.append(("Idle flat machine ≤ 64 bytes beyond its context (Void)", perMachine <= 64))
+                outcomes.append(("Creating a machine < 50 ns", nsPerMachine < 50))
+            }
+            lines.append(
+                "| \(label) machines (flat chart, started) | \(format(perMachine)) | \(format(baseBytes / count)) | \(format(nsPerMachine)) | \(format(baseTime / count)) |"
+            )
+        }
+
+        // MARK: uSCXML
+
+        let published: [String: Double] = ["Transitions.4": 9.0e5, "LCCA.4": 3.5e5]
+        var uscxml: [String] = []
+        for name in ["Transitions.4", "Transitions.16", "Transitions.64", "LCCA.4", "LCCA.16", "LCCA.64"] {
+            guard let time = median("uscxml/\(name)", "wallClock") else { continue }
+            let perEntry = median("uscxml/\(name)", "microsteps per entry") ?? 1
+            let entriesPerSecond = (microstepsPerIteration / perEntry) / (time / 1e9)
+            var row = "| \(name) | \(String(format: "%.2e", entriesPerSecond))"
+            if let theirs = published[name] {
+                let ratio = entriesPerSecond / theirs
+                outcomes.append(("\(name) ≥ 20x uSCXML", ratio >= 20))
+                row += " | \(String(format: "%.1e", theirs)) | \(format(ratio))x |"
+            } else {
+                row += " | — | — |"
+            }
+            uscxml.append(row)
+        }
+        if !uscxml.isEmpty {
+            lines.append("")
+            lines.append("| uSCXML chart | Entries of `mark` per second | uSCXML (published) | Ratio |")
+            lines.append("|---|---:|---:|---:|")
+            lines += uscxml
+        }
+
+        // MARK: Targets
+
+        lines.append("")
+        for (target, met) in outcomes { lines.append("- [\(met ? "x" : " ")] \(target)") }
+        print(lines.joined(separator: "\n"))
+
+    }
+}

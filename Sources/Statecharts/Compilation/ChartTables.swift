@@ -1,0 +1,177 @@
+/// The tables the interpreter reads on every event, as raw pointers: reading them costs a load,
+/// with no reference counting and no copy of the layout.
+///
+/// Built once from a finished ``ChartLayout`` and never changed, then freed with the chart. Every
+/// index the interpreter uses was validated when the chart was compiled.
+@usableFromInline
+final class ChartTables: @unchecked Sendable {
+    // MARK: States
+
+    @usableFromInline let stateCount: Int
+    /// Words in a configuration bitset.
+    @usableFromInline let wordCount: Int
+    @usableFromInline let parents: UnsafeMutablePointer<Int32>
+    @usableFromInline let subtreeEnds: UnsafeMutablePointer<Int32>
+    @usableFromInline let kinds: UnsafeMutablePointer<LayoutStateKind>
+    @usableFromInline let stateFlags: UnsafeMutablePointer<StateFlags>
+    @usableFromInline let initialTransitions: UnsafeMutablePointer<Int32>
+    @usableFromInline let entryOffsets: UnsafeMutablePointer<Int32>
+    @usableFromInline let entryActions: UnsafeMutablePointer<Int32>
+    @usableFromInline let exitOffsets: UnsafeMutablePointer<Int32>
+    @usableFromInline let exitActions: UnsafeMutablePointer<Int32>
+    @usableFromInline let dataSlots: UnsafeMutablePointer<Int32>
+    @usableFromInline let doneDataIndices: UnsafeMutablePointer<Int32>
+    @usableFromInline let doneKinds: UnsafeMutablePointer<Int32>
+    @usableFromInline let timeoutOffsets: UnsafeMutablePointer<Int32>
+    @usableFromInline let timeouts: UnsafeMutablePointer<Int32>
+    /// The atomic states, as bitset words.
+    @usableFromInline let atomicMask: UnsafeMutablePointer<UInt64>
+    /// States with eventless transitions of their own or of an ancestor, as bitset words.
+    @usableFromInline let eventlessChainMask: UnsafeMutablePointer<UInt64>
+
+    // MARK: Transitions
+
+    @usableFromInline let sources: UnsafeMutablePointer<Int32>
+    @usableFromInline let transitionFlags: UnsafeMutablePointer<TransitionFlags>
+    @usableFromInline let guards: UnsafeMutablePointer<Int32>
+    @usableFromInline let actions: UnsafeMutablePointer<Int32>
+    @usableFromInline let staticDomains: UnsafeMutablePointer<Int32>
+    @usableFromInline let timeoutDelays: UnsafeMutablePointer<Int64>
+    @usableFromInline let timeoutKinds: UnsafeMutablePointer<Int32>
+    /// Entry plans: transition `t` enters `entryPlans[entryPlanOffsets[t] ..< entryPlanOffsets[t + 1]]`
+    /// when `hasEntryPlan[t]`.
+    @usableFromInline let hasEntryPlan: UnsafeMutablePointer<Bool>
+    @usableFromInline let entryPlanOffsets: UnsafeMutablePointer<Int32>
+    @usableFromInline let entryPlans: UnsafeMutablePointer<Int32>
+    @usableFromInline let eventlessOffsets: UnsafeMutablePointer<Int32>
+    @usableFromInline let eventless: UnsafeMutablePointer<Int32>
+
+    // MARK: Dispatch
+
+    @usableFromInline let kindCount: Int
+    /// For a dense table: the candidates of `(state, kind)` are
+    /// `dispatchList[dispatchOffsets[state * kindCount + kind] ..< dispatchOffsets[... + 1]]`.
+    @usableFromInline let isDense: Bool
+    @usableFromInline let dispatchOffsets: UnsafeMutablePointer<Int32>
+    @usableFromInline let dispatchList: UnsafeMutablePointer<Int32>
+
+    // MARK: Masks, for charts of up to 64 states
+
+    /// Whether the chart has at most 64 states, so that a configuration is one word and the masks
+    /// below are valid.
+    @usableFromInline let isSmall: Bool
+    /// For each state, its descendants as a mask.
+    @usableFromInline let subtreeMasks: UnsafeMutablePointer<UInt64>
+    /// States whose exit does more than leave the configuration: exit actions, timeouts, state
+    /// data, or history children to record.
+    @usableFromInline let exitWorkMask: UInt64
+    /// For each transition with an entry plan whose states need nothing on entry but to join the
+    /// configuration: the plan as a mask; otherwise 0, and the plan is walked.
+    @usableFromInline let entryMasks: UnsafeMutablePointer<UInt64>
+
+    // MARK: Summaries
+
+    @usableFromInline let hasEventlessTransitions: Bool
+    @usableFromInline let maximumActiveAtomicStates: Int
+    @usableFromInline let historySlotCount: Int
+    @usableFromInline let dataSlotCount: Int
+    @usableFromInline let errorExecutionKind: Int32
+
+    private var allocations: [UnsafeMutableRawPointer] = []
+
+    init(_ layout: ChartLayout) {
+        var owned: [UnsafeMutableRawPointer] = []
+        func copy<Element>(_ array: [Element]) -> UnsafeMutablePointer<Element> {
+            let pointer = UnsafeMutablePointer<Element>.allocate(capacity: max(array.count, 1))
+            array.withUnsafeBufferPointer { buffer in
+                if let base = buffer.baseAddress { pointer.initialize(from: base, count: buffer.count) }
+            }
+            owned.append(UnsafeMutableRawPointer(pointer))
+            return pointer
+        }
+        func words(_ set: StateSet) -> UnsafeMutablePointer<UInt64> {
+            copy((0..<set.wordCount).map { set.word($0) })
+        }
+        stateCount = layout.stateCount
+        wordCount = StateSet(capacity: layout.stateCount).wordCount
+        parents = copy(layout.parents)
+        subtreeEnds = copy(layout.subtreeEnds)
+        kinds = copy(layout.kinds)
+        stateFlags = copy(layout.stateFlags)
+        initialTransitions = copy(layout.initialTransitions)
+        entryOffsets = copy(layout.entryOffsets)
+        entryActions = copy(layout.entryActions)
+        exitOffsets = copy(layout.exitOffsets)
+        exitActions = copy(layout.exitActions)
+        dataSlots = copy(layout.dataSlots)
+        doneDataIndices = copy(layout.doneDataIndices)
+        doneKinds = copy(layout.doneKinds)
+        timeoutOffsets = copy(layout.timeoutOffsets)
+        timeouts = copy(layout.timeouts)
+        atomicMask = words(layout.atomicMask)
+        eventlessChainMask = words(layout.eventlessChainMask)
+        sources = copy(layout.sources)
+        transitionFlags = copy(layout.transitionFlags)
+        guards = copy(layout.guards)
+        actions = copy(layout.actions)
+        staticDomains = copy(layout.staticDomains)
+        timeoutDelays = copy(layout.timeoutDelays)
+        timeoutKinds = copy(layout.timeoutKinds)
+        hasEntryPlan = copy(layout.hasEntryPlan)
+        entryPlanOffsets = copy(layout.entryPlanOffsets)
+        entryPlans = copy(layout.entryPlans)
+        eventlessOffsets = copy(layout.eventlessOffsets)
+        eventless = copy(layout.eventless)
+        kindCount = layout.kindCount
+        isDense = layout.dispatch.isDense
+        dispatchOffsets = copy(layout.dispatch.offsets)
+        dispatchList = copy(layout.dispatch.list)
+        isSmall = layout.stateCount <= 64
+        var subtree = [UInt64](repeating: 0, count: layout.stateCount)
+        var exitWork: UInt64 = 0
+        var entry = [UInt64](repeating: 0, count: layout.transitionCount)
+        if layout.stateCount <= 64 {
+            for state in 0..<layout.stateCount {
+                let end = Int(layout.subtreeEnds[state])
+                subtree[state] = StateSet.lowMask(through: end) & ~StateSet.lowMask(through: state)
+                let flags = layout.stateFlags[state]
+                if !flags.isDisjoint(with: [.hasExitActions, .hasTimeouts, .hasStateData, .hasHistoryChildren]) {
+                    exitWork |= 1 << UInt64(state)
+                }
+            }
+            for transition in 0..<layout.transitionCount where layout.hasEntryPlan[transition] {
+                var mask: UInt64 = 0
+                var simple = true
+                for position in Int(layout.entryPlanOffsets[transition])..<Int(layout.entryPlanOffsets[transition + 1])
+                {
+                    let entry = layout.entryPlans[position]
+                    let state = Int(entry & ~ChartLayout.defaultEntryBit)
+                    let flags = layout.stateFlags[state]
+                    let defaultAction = entry & ChartLayout.defaultEntryBit != 0 && flags.contains(.hasInitialAction)
+                    if !flags.isDisjoint(with: .entryWork) || defaultAction { simple = false }
+                    mask |= 1 << UInt64(state)
+                }
+                if simple { entry[transition] = mask }
+            }
+        }
+        subtreeMasks = copy(subtree)
+        exitWorkMask = exitWork
+        entryMasks = copy(entry)
+        hasEventlessTransitions = layout.hasEventlessTransitions
+        maximumActiveAtomicStates = layout.maximumActiveAtomicStates
+        historySlotCount = layout.historySlotCount
+        dataSlotCount = layout.dataSlotCount
+        errorExecutionKind = layout.errorExecutionKind
+        allocations = owned
+    }
+
+    deinit {
+        // Every table holds plain values (integers, flags), so freeing needs no deinitialization.
+        for pointer in allocations { pointer.deallocate() }
+    }
+
+    @inlinable
+    func isDescendant(_ state: Int, of ancestor: Int) -> Bool {
+        state > ancestor && state <= Int(subtreeEnds[ancestor])
+    }
+}

@@ -1,0 +1,45 @@
+/// A user's action kept in a chart's table.
+///
+/// The struct matters: a closure stored directly in a generic container (an `Array` of closures)
+/// is kept at the container's abstraction, so every call from the table goes through a
+/// reabstraction thunk with a heap-allocated context to retain and release. A closure stored as
+/// a field of a struct keeps its own abstraction and is called directly.
+@usableFromInline
+struct StoredAction<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+    @usableFromInline let run: StatechartAction<State, Event, Context>
+
+    @inlinable
+    init(_ run: @escaping StatechartAction<State, Event, Context>) { self.run = run }
+
+    /// Wraps `run` if there is one. (Not `Optional.map`, whose generic closure would reabstract it.)
+    static func wrapping(_ run: StatechartAction<State, Event, Context>?) -> Self? {
+        if let run { Self(run) } else { nil }
+    }
+}
+
+/// A user's guard kept in a chart's table; see ``StoredAction`` for why it is a struct.
+@usableFromInline
+struct StoredGuard<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+    @usableFromInline let evaluate: StatechartGuard<State, Event, Context>
+
+    @inlinable
+    init(_ evaluate: @escaping StatechartGuard<State, Event, Context>) { self.evaluate = evaluate }
+
+    /// Wraps `evaluate` if there is one. (Not `Optional.map`, whose generic closure would
+    /// reabstract it.)
+    static func wrapping(_ evaluate: StatechartGuard<State, Event, Context>?) -> Self? {
+        if let evaluate { Self(evaluate) } else { nil }
+    }
+}
+
+/// A final state's done data maker kept in a chart's table; see ``StoredAction`` for why it is a
+/// struct.
+@usableFromInline
+struct StoredDoneData<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+    @usableFromInline let make: @Sendable (borrowing Scope<State, Event, Context>) throws -> any Sendable
+
+    @inlinable
+    init(_ make: @escaping @Sendable (borrowing Scope<State, Event, Context>) throws -> any Sendable) {
+        self.make = make
+    }
+}
