@@ -33,10 +33,18 @@ struct BenchmarkReport {
             guard let text = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8) else {
                 continue
             }
+            // The header names the unit, with a scale for large counts: "Malloc (bytes total) (K) *".
+            var scale = 1.0
             for line in text.split(separator: "\n") {
                 let fields = line.split(separator: "\t")
+                if fields.count == 2, fields[0] == "Percentile" {
+                    for (suffix, factor) in [("(K)", 1e3), ("(M)", 1e6), ("(G)", 1e9)]
+                    where fields[1].contains(suffix) {
+                        scale = factor
+                    }
+                }
                 if fields.count == 2, fields[0] == "50", let value = Double(fields[1]) {
-                    medians[name, default: [:]][metric] = value
+                    medians[name, default: [:]][metric] = value * scale
                 }
             }
         }

@@ -46,6 +46,16 @@ func run(_ name: String, _ count: Int) throws {
         try machine.start()
         for index in 0..<count { try machine.send(index & 1 == 0 ? .wait : .poke) }
         print(machine)
+    case "construct":
+        let chart = try makeLightChart()
+        var machines: [StateMachine<Light, Tick, Void>] = []
+        machines.reserveCapacity(count)
+        for _ in 0..<count {
+            var machine = chart.makeMachine()
+            try machine.start()
+            machines.append(machine)
+        }
+        print(machines.count, MemoryLayout<StateMachine<Light, Tick, Void>>.stride, "bytes inline")
     default:
         print("unknown case \(name)")
     }

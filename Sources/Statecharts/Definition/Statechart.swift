@@ -89,6 +89,7 @@ public struct Statechart<State: Hashable & Sendable, Event: StatechartEvent, Con
     public var states: [State] { storage.states.compactMap { $0 } }
 
     /// A machine of this chart, not started yet.
+    @inlinable
     public func makeMachine(
         context: Context, unhandledEvents: UnhandledEventPolicy = .ignore
     ) -> StateMachine<State, Event, Context> {
@@ -138,6 +139,7 @@ extension Statechart where Context: DataModel, Context.Event == Event {
 
 extension Statechart where Context == Void {
     /// A machine of this chart, which has no context.
+    @inlinable
     public func makeMachine(unhandledEvents: UnhandledEventPolicy = .ignore) -> StateMachine<State, Event, Void> {
         StateMachine(chart: self, context: (), unhandledEvents: unhandledEvents)
     }

@@ -43,6 +43,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
     ///   - chart: The chart it runs.
     ///   - context: Its initial context.
     ///   - unhandledEvents: What to do with an event that no transition handles.
+    @inlinable
     public init(
         chart: Statechart<State, Event, Context>, context: Context, unhandledEvents: UnhandledEventPolicy = .ignore
     ) {
@@ -116,8 +117,18 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
 
     // MARK: - Internals used by scopes and steps
 
-    @inlinable
-    func kindIndex(of event: Event) -> Int32 { chart.kindMap.index(of: event) }
+    @inlinable @inline(__always)
+    func kindIndex(of event: Event) -> Int32 {
+        // Reads the two flags in place: calling a method on `kindMap` would copy it, retaining
+        // its dictionaries on every event.
+        unowned(unsafe) let storage = chart
+        let kind = event.kind
+        if storage.kindMap.readsDiscriminator {
+            let byte = EventKindMap<Event>.discriminator(of: kind)
+            if byte < storage.kindMap.discriminatorCount { return Int32(truncatingIfNeeded: byte) }
+        }
+        return storage.kindMap.slowIndex(of: kind)
+    }
 
     /// The SCXML name of a queued event.
     @usableFromInline
