@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // Tests only: a clock the runtime tests advance by hand.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     ],
     targets: [
         // The engine: charts, machines and the W3C SCXML algorithm. No dependencies.
@@ -28,6 +30,10 @@ let package = Package(
         ),
         .executableTarget(name: "statechart", dependencies: ["StatechartTool"]),
         .testTarget(name: "StatechartsTests", dependencies: ["Statecharts"]),
+        // The live runtime (actors, clocks, tasks) on a test clock.
+        .testTarget(
+            name: "StatechartsRuntimeTests",
+            dependencies: ["Statecharts", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(
             name: "StatechartsSCXMLTests", dependencies: ["StatechartsSCXML", "StatechartTool"], exclude: ["Fixtures"]),
         // End-to-end tests of the `statechart` binary.

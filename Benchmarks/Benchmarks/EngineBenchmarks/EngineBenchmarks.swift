@@ -137,6 +137,26 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(machine.state)
     }
 
+    // MARK: Live machines
+
+    // The same events through an `IsolatedStatechart` on its actor: each `wait` arms the machine's
+    // entry in a timer wheel and each `poke` cancels it.
+    Benchmark("live/timeout-arm-cancel") { _ in
+        try await LiveWatchDriver().armAndCancel(events: eventsPerIteration)
+    }
+
+    Benchmark(
+        "live/instances-100k",
+        configuration: .init(metrics: [.wallClock, .mallocBytesCount], scalingFactor: .one, maxIterations: 5)
+    ) { benchmark in
+        let chart = try makeTickerChart()
+        let timers = TimerWheel(clock: ContinuousClock())
+        benchmark.startMeasurement()
+        let machines = try await makeLiveMachines(100_000, chart: chart, timers: timers)
+        benchmark.stopMeasurement()
+        blackHole(machines)
+    }
+
     // MARK: Instances
 
     for count in [100_000, 1_000_000] {

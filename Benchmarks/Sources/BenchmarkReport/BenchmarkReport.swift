@@ -94,6 +94,24 @@ struct BenchmarkReport {
             )
         }
 
+        // MARK: Live machines
+
+        if let live = median("live/timeout-arm-cancel", "wallClock"), let bare = perEvent["timeout-arm-cancel"] {
+            let liveNs = live / eventsPerIteration
+            lines.append("")
+            lines.append(
+                "Live machine (`IsolatedStatechart` on an actor, timer wheel on `ContinuousClock`), timeout armed and cancelled: \(format(liveNs, digits: 2)) ns per event, \(format(liveNs - bare, digits: 2)) ns more than the bare machine (the wheel's arm or cancel, the clock read and the runtime's bookkeeping)."
+            )
+        }
+        if let bytes = median("live/instances-100k", "mallocBytesCount"),
+            let time = median("live/instances-100k", "wallClock")
+        {
+            lines.append("")
+            lines.append(
+                "Live machines (`StatechartActor`, started, a timeout armed in the shared wheel): \(format(bytes / 100_000)) bytes and \(format(time / 100_000)) ns each, for 100,000."
+            )
+        }
+
         // MARK: Instances
 
         lines.append("")

@@ -20,6 +20,7 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
         var exit: [Action] = []
         var stateData: [StateDataDefinition<State, Event, Context>] = []
         var doneData: [ChartStorage<State, Event, Context>.DoneDataMaker] = []
+        var invocations: [InvocationDefinition<Event, Context>] = []
         var location: SourcePosition?
         var parent: Int
         var depth: Int
@@ -44,6 +45,9 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
     var guards: [Guard] = []
     var doneDataMakers: [ChartStorage<State, Event, Context>.DoneDataMaker] = []
     var stateDataDefinitions: [StateDataDefinition<State, Event, Context>] = []
+    var invocations: [InvocationDefinition<Event, Context>] = []
+    /// For each state, where its invocations start in ``invocations``; one more entry at the end.
+    var invocationOffsets: [Int32] = []
     var transitionLocations: [SourcePosition?] = []
     /// For each transition, its targets (the layout's table is complete only at the end).
     var resolvedTargets: [[Int]] = []
@@ -78,7 +82,8 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
             actions: actions, guards: guards, doneDataMakers: doneDataMakers, stateData: stateDataDefinitions,
             name: name, stateNames: names, stateLocations: flat.map(\.location),
             transitionLocations: transitionLocations, userKinds: kinds.userKinds, microstepLimit: microstepLimit,
-            binder: binder, startActions: startActions, source: source, triggers: triggers)
+            binder: binder, startActions: startActions, source: source, triggers: triggers,
+            invocations: invocations, invocationOffsets: invocationOffsets)
     }
 
     // MARK: - Flattening
@@ -166,6 +171,12 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
                 } else {
                     flat[owner].doneData.append(StoredDoneData(make))
                 }
+            case .invoke(let definition):
+                if owner == 0 {
+                    misplaced("an invocation", location: definition.location)
+                } else {
+                    flat[owner].invocations.append(definition)
+                }
             }
         }
     }
@@ -237,12 +248,18 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
                 layout.doneDataIndices[index] = Int32(doneDataMakers.count)
                 doneDataMakers.append(make)
             }
+            invocationOffsets.append(Int32(invocations.count))
+            if !state.invocations.isEmpty {
+                flags.insert(.hasInvocations)
+                invocations.append(contentsOf: state.invocations)
+            }
             if layout.kinds[index].isHistory {
                 layout.historySlots[index] = Int32(layout.historySlotCount)
                 layout.historySlotCount += 1
             }
             layout.stateFlags[index] = flags
         }
+        invocationOffsets.append(Int32(invocations.count))
         layout.dataSlotCount = stateDataDefinitions.count
 
         layout.entryOffsets = []

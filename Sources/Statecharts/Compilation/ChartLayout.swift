@@ -188,11 +188,14 @@ struct StateFlags: OptionSet, Sendable {
     @usableFromInline static let hasStateData = StateFlags(rawValue: 1 << 4)
     @usableFromInline static let hasInitialAction = StateFlags(rawValue: 1 << 5)
     @usableFromInline static let isFinal = StateFlags(rawValue: 1 << 6)
+    @usableFromInline static let hasInvocations = StateFlags(rawValue: 1 << 7)
 
     /// Anything to do on entry besides joining the configuration.
-    @usableFromInline static let entryWork: StateFlags = [.hasEntryActions, .hasTimeouts, .hasStateData, .isFinal]
+    @usableFromInline static let entryWork: StateFlags = [
+        .hasEntryActions, .hasTimeouts, .hasStateData, .isFinal, .hasInvocations,
+    ]
     /// Anything to do on exit besides leaving the configuration.
-    @usableFromInline static let exitWork: StateFlags = [.hasExitActions, .hasTimeouts, .hasStateData]
+    @usableFromInline static let exitWork: StateFlags = [.hasExitActions, .hasTimeouts, .hasStateData, .hasInvocations]
 }
 
 /// Facts about a transition.

@@ -38,6 +38,10 @@ final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Con
     let source: (any Sendable)?
     /// What fires each transition, as written.
     let triggers: [TransitionTrigger<Event.Kind>]
+    /// The ``Invoke`` elements of every state, in document order.
+    @usableFromInline let invocations: [InvocationDefinition<Event, Context>]
+    /// For each state, where its invocations start in ``invocations``; one more entry at the end.
+    @usableFromInline let invocationOffsets: [Int32]
 
     init(
         layout: ChartLayout, kindMap: EventKindMap<Event>, states: [State?], stateIndices: [State: Int32],
@@ -45,7 +49,8 @@ final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Con
         stateData: [StateDataDefinition<State, Event, Context>], name: String, stateNames: [String],
         stateLocations: [SourcePosition?], transitionLocations: [SourcePosition?], userKinds: [Event.Kind?],
         microstepLimit: Int, binder: (@Sendable (inout Context, ProcessedEvent<Event>) -> Void)?,
-        startActions: [Action], source: (any Sendable)?, triggers: [TransitionTrigger<Event.Kind>]
+        startActions: [Action], source: (any Sendable)?, triggers: [TransitionTrigger<Event.Kind>],
+        invocations: [InvocationDefinition<Event, Context>], invocationOffsets: [Int32]
     ) {
         self.layout = layout
         tables = ChartTables(layout)
@@ -70,6 +75,8 @@ final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Con
         self.startActions = startActions
         self.source = source
         self.triggers = triggers
+        self.invocations = invocations
+        self.invocationOffsets = invocationOffsets
     }
 
     deinit {

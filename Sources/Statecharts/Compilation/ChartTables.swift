@@ -135,7 +135,9 @@ final class ChartTables: @unchecked Sendable {
                 let end = Int(layout.subtreeEnds[state])
                 subtree[state] = StateSet.lowMask(through: end) & ~StateSet.lowMask(through: state)
                 let flags = layout.stateFlags[state]
-                if !flags.isDisjoint(with: [.hasExitActions, .hasTimeouts, .hasStateData, .hasHistoryChildren]) {
+                if !flags.isDisjoint(with: [
+                    .hasExitActions, .hasTimeouts, .hasStateData, .hasHistoryChildren, .hasInvocations,
+                ]) {
                     exitWork |= 1 << UInt64(state)
                 }
             }

@@ -33,6 +33,8 @@ public enum ChartBuilder<State: Hashable & Sendable, Event: StatechartEvent, Con
     public static func buildExpression(_ element: StateData<State, Event, Context>) -> [Element] { [element.element] }
     /// Adds a ``DoneData`` to the block.
     public static func buildExpression(_ element: DoneData<State, Event, Context>) -> [Element] { [element.element] }
+    /// Adds an ``Invoke`` to the block.
+    public static func buildExpression(_ element: Invoke<State, Event, Context>) -> [Element] { [element.element] }
     /// An element made in code.
     public static func buildExpression(_ element: Element) -> [Element] { [element] }
     /// Elements made in code, such as the result of a function that returns several.

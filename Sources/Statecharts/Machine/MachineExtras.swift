@@ -24,6 +24,14 @@ final class MachineExtras<Event: StatechartEvent>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var stateData: [(any Sendable)?]
     /// The done data of the top-level final state the machine finished in.
     @exclusivity(unchecked) @usableFromInline var result: (any Sendable)?
+    /// States with invocations entered since the machine was last stable (SCXML's
+    /// `statesToInvoke`), in entry order.
+    @exclusivity(unchecked) @usableFromInline var statesToInvoke: [Int32] = []
+    /// The invocations running now.
+    @exclusivity(unchecked) @usableFromInline var liveInvocations: [LiveInvocation] = []
+    /// Invocations started and cancelled, not yet taken by a runtime.
+    @exclusivity(unchecked) @usableFromInline var invocationOutbox: [InvocationEffect] = []
+    @exclusivity(unchecked) @usableFromInline var nextInvocation: UInt64 = 0
 
     @inlinable
     init(historySlots: Int, dataSlots: Int) {
@@ -43,6 +51,10 @@ final class MachineExtras<Event: StatechartEvent>: @unchecked Sendable {
         copy.history = history
         copy.stateData = stateData
         copy.result = result
+        copy.statesToInvoke = statesToInvoke
+        copy.liveInvocations = liveInvocations
+        copy.invocationOutbox = invocationOutbox
+        copy.nextInvocation = nextInvocation
         return copy
     }
 
@@ -90,4 +102,26 @@ final class MachineExtras<Event: StatechartEvent>: @unchecked Sendable {
         }
         timers.insert(timer, at: low)
     }
+}
+
+/// An invocation that is running: which state owns it and which ``Invoke`` it is.
+@usableFromInline
+struct LiveInvocation: Sendable {
+    @usableFromInline var id: UInt64
+    @usableFromInline var state: Int32
+    @usableFromInline var definition: Int32
+
+    @inlinable
+    init(id: UInt64, state: Int32, definition: Int32) {
+        self.id = id
+        self.state = state
+        self.definition = definition
+    }
+}
+
+/// What a runtime must do about invocations after a step.
+@usableFromInline
+enum InvocationEffect: Sendable {
+    case start(LiveInvocation)
+    case cancel(UInt64)
 }

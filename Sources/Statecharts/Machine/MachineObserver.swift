@@ -175,5 +175,8 @@ public struct MachineRecorder<State: Hashable & Sendable, Event: StatechartEvent
 /// The observer used when there is none.
 @usableFromInline
 struct NoObserver<State: Hashable & Sendable, Event: StatechartEvent>: MachineObserver {
-    @inlinable init() {}
+    /// One byte, so that the observer has an address: the thread sanitizer's check of an `inout`
+    /// access to a zero-sized value can read an invalid address and crash.
+    @usableFromInline let padding: UInt8
+    @inlinable init() { padding = 0 }
 }

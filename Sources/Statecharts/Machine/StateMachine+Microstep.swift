@@ -140,6 +140,7 @@ extension StateMachine {
                 }
                 if flags.contains(.hasTimeouts) { cancelTimeouts(of: state) }
                 if flags.contains(.hasStateData) { mutableExtras().stateData[Int(tables.dataSlots[state])] = nil }
+                if flags.contains(.hasInvocations) { cancelInvocations(of: state) }
             }
             active.remove(state)
             record?.exited.append(state)
@@ -243,6 +244,7 @@ extension StateMachine {
             }
         }
         if flags.contains(.hasTimeouts) { armTimeouts(of: state) }
+        if flags.contains(.hasInvocations) { mutableExtras().statesToInvoke.append(Int32(state)) }
         if flags.contains(.isFinal) { completeParent(of: state, signal: signal, observer: &observer) }
     }
 

@@ -126,6 +126,7 @@ extension StateMachine {
                 if microsteps >= Int(limit) { throw abandonStep() }
                 if react(to: signal, observer: &observer) { microsteps += 1 }
             }
+            if status == .running, extras?.statesToInvoke.isEmpty == false { startInvocations() }
             guard status == .running, let (signal, origin) = nextExternalSignal() else { break }
             announce(signal, origin: origin, observer: &observer)
             if microsteps >= Int(limit) { throw abandonStep() }
@@ -202,6 +203,9 @@ extension StateMachine {
             storage.externalQueue.removeAll()
             storage.externalHead = 0
             for slot in storage.stateData.indices { storage.stateData[slot] = nil }
+            storage.statesToInvoke.removeAll()
+            for invocation in storage.liveInvocations { storage.invocationOutbox.append(.cancel(invocation.id)) }
+            storage.liveInvocations.removeAll()
         }
         active = finalConfiguration
     }

@@ -1,0 +1,69 @@
+/// Asynchronous work that belongs to the enclosing state: SCXML's `<invoke>`, in Swift terms.
+///
+/// The work starts when the step that entered the state is complete (if the state is still
+/// active then) and is cancelled when the state is exited. The event it returns is sent to the
+/// machine; an error it throws becomes the event `onError` makes, or else the platform event
+/// `error.execution`, whose ``Scope/error`` is the error. A result that arrives after the state
+/// was exited is dropped: a cancelled invocation never delivers anything.
+///
+/// ```swift
+/// StateNode(.connecting) {
+///     Invoke("connect") { context in
+///         try await radio.connect(to: context.peripheral)
+///         return .connected
+///     } onError: { error in
+///         .failed(error.localizedDescription)
+///     }
+///     On(.connected, to: .ready)
+/// }
+/// ```
+///
+/// A ``StateMachine`` only records which invocations start and stop
+/// (``StateMachine/takeInvocationRequests()``); a runtime such as ``StatechartActor`` or
+/// ``IsolatedStatechart`` runs them as tasks.
+public struct Invoke<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+    let element: ChartElement<State, Event, Context>
+
+    /// Work that runs while the enclosing state is active.
+    ///
+    /// - Parameters:
+    ///   - id: A name for logs and observers; unique names are not required.
+    ///   - work: Runs with the context as it was when the work started. It should check for
+    ///     cancellation (`try Task.checkCancellation()`, or call cancellable APIs) so that exiting
+    ///     the state stops it. The event it returns, if any, is sent to the machine.
+    ///   - onError: Turns an error the work throws into an event; `nil` (the default) sends
+    ///     `error.execution`. Return `nil` to ignore the error.
+    public init(
+        _ id: String? = nil, file: String = #fileID, line: Int = #line, column: Int = #column,
+        _ work: @escaping @Sendable (Context) async throws -> Event?,
+        onError: (@Sendable (any Error) -> Event?)? = nil
+    ) {
+        element = .invoke(
+            id: id, work: work, onError: onError, location: SourcePosition(file: file, line: line, column: column))
+    }
+}
+
+/// One ``Invoke`` of a chart.
+@usableFromInline
+struct InvocationDefinition<Event: StatechartEvent, Context: Sendable>: Sendable {
+    @usableFromInline var id: String?
+    @usableFromInline var work: @Sendable (Context) async throws -> Event?
+    @usableFromInline var onError: (@Sendable (any Error) -> Event?)?
+    @usableFromInline var location: SourcePosition?
+}
+
+extension ChartElement {
+    /// Asynchronous work of the enclosing state (see ``Invoke``).
+    ///
+    /// - Parameters:
+    ///   - id: A name for logs and observers.
+    ///   - work: Runs while the state is active; the event it returns is sent to the machine.
+    ///   - onError: Turns an error the work throws into an event; `nil` sends `error.execution`.
+    ///   - location: Where the invocation was written, for diagnostics.
+    public static func invoke(
+        id: String? = nil, work: @escaping @Sendable (Context) async throws -> Event?,
+        onError: (@Sendable (any Error) -> Event?)? = nil, location: SourcePosition? = nil
+    ) -> ChartElement {
+        ChartElement(.invoke(InvocationDefinition(id: id, work: work, onError: onError, location: location)))
+    }
+}

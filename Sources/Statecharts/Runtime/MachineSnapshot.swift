@@ -1,0 +1,66 @@
+/// What a live machine looks like after a step: the single source of truth views derive from.
+///
+/// ``StatechartActor/snapshots()`` and ``IsolatedStatechart/snapshots()`` publish one after
+/// every call that processes events (a send, a timer, an invocation's result).
+public struct MachineSnapshot<State: Hashable & Sendable, Context: Sendable>: Sendable {
+    /// Every active state, parents before children, in document order.
+    public var configuration: [State]
+    /// The active atomic states, in document order.
+    public var activeStates: [State]
+    /// The extended state.
+    public var context: Context
+    /// Whether the machine runs.
+    public var status: MachineStatus
+    /// The machine's time: how long it has run on its clock.
+    public var now: Duration
+
+    /// A snapshot of these values.
+    public init(
+        configuration: [State], activeStates: [State], context: Context, status: MachineStatus, now: Duration
+    ) {
+        self.configuration = configuration
+        self.activeStates = activeStates
+        self.context = context
+        self.status = status
+        self.now = now
+    }
+
+    /// Whether `state` is active.
+    public func isActive(_ state: State) -> Bool { configuration.contains(state) }
+}
+
+extension MachineSnapshot: Equatable where Context: Equatable {}
+
+extension StateMachine {
+    /// The machine's configuration, context and status now.
+    public var snapshot: MachineSnapshot<State, Context> {
+        MachineSnapshot(
+            configuration: configuration, activeStates: activeStates, context: storedContext, status: status, now: now)
+    }
+}
+
+/// One thing a live machine did, for the synchronous inspection hook of ``StatechartActor`` and
+/// ``IsolatedStatechart``: logging (for example with swift-log) and tests.
+public enum MachineInspection<State: Hashable & Sendable, Event: StatechartEvent>: Sendable {
+    /// An event is about to be processed.
+    case willProcess(ProcessedEvent<Event>)
+    /// A microstep was taken: the transitions, the states exited and entered.
+    case didTake(Microstep<State>)
+    /// An action, guard or data closure threw; the machine raised `error.execution`.
+    case actionFailed(ActionFailure<State>)
+    /// An invocation started.
+    case invocationStarted(InvocationID, name: String?, state: State?)
+    /// An invocation was cancelled because its state was exited (or the machine was released).
+    case invocationCancelled(InvocationID)
+    /// Processing that nobody awaited (a timer, an invocation's result) failed.
+    case failed(MachineError<State, Event>)
+}
+
+/// Forwards a machine's observations to an inspection closure.
+struct InspectionObserver<State: Hashable & Sendable, Event: StatechartEvent>: MachineObserver {
+    let inspect: @Sendable (MachineInspection<State, Event>) -> Void
+
+    mutating func machineWillProcess(_ event: ProcessedEvent<Event>) { inspect(.willProcess(event)) }
+    mutating func machineDidTake(_ microstep: Microstep<State>) { inspect(.didTake(microstep)) }
+    mutating func machineActionDidFail(_ failure: ActionFailure<State>) { inspect(.actionFailed(failure)) }
+}
