@@ -28,6 +28,9 @@ public struct Invoke<State: Hashable & Sendable, Event: StatechartEvent, Context
     ///
     /// - Parameters:
     ///   - id: A name for logs and observers; unique names are not required.
+    ///   - file: The file the element is written in; the compiler fills it in, for diagnostics.
+    ///   - line: The line the element is written on; filled in by the compiler.
+    ///   - column: The column the element is written at; filled in by the compiler.
     ///   - work: Runs with the context as it was when the work started. It should check for
     ///     cancellation (`try Task.checkCancellation()`, or call cancellable APIs) so that exiting
     ///     the state stops it. The event it returns, if any, is sent to the machine.

@@ -1,6 +1,6 @@
 /// What a live machine looks like after a step: the single source of truth views derive from.
 ///
-/// ``StatechartActor/snapshots()`` and ``IsolatedStatechart/snapshots()`` publish one after
+/// ``StatechartActor/snapshots(bufferingPolicy:)`` and ``IsolatedStatechart/snapshots(bufferingPolicy:isolation:)`` publish one after
 /// every call that processes events (a send, a timer, an invocation's result).
 public struct MachineSnapshot<State: Hashable & Sendable, Context: Sendable>: Sendable {
     /// Every active state, parents before children, in document order.
