@@ -6,7 +6,7 @@ public struct StatechartCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "statechart",
         abstract: "Run, check and test statecharts written in SCXML.",
-        subcommands: [TestCommand.self])
+        subcommands: [RunCommand.self, TestCommand.self])
 
     /// A command ready to parse.
     public init() {}
