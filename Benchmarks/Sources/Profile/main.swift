@@ -57,6 +57,8 @@ func run(_ name: String, _ count: Int) async throws {
             machines.append(machine)
         }
         print(machines.count, MemoryLayout<StateMachine<Light, Tick, Void>>.stride, "bytes inline")
+    case "live-arm-cancel":
+        try await LiveWatchDriver().armAndCancel(events: count)
     case "million":
         try await holdLiveMachines(count)
     default:

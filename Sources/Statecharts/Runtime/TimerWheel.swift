@@ -85,7 +85,7 @@ public final class TimerWheel: Sendable {
             let restart = state.driver == nil || max(deadlineTick, state.processedTick + 1) < state.driverTick
             return (handle, restart)
         }
-        if restart { restartDriver() }
+        if restart { restartDriver(until: deadlineTick) }
         return handle
     }
 
@@ -108,11 +108,12 @@ public final class TimerWheel: Sendable {
 
     // MARK: - The driver
 
-    /// Replaces the sleeping task with one that sleeps until the earliest occupied slot.
-    func restartDriver() {
+    /// Replaces the sleeping task with one that sleeps until the earliest occupied slot, `tick` or
+    /// before. Until the new task runs, timers armed for later need no new driver.
+    func restartDriver(until tick: Int64) {
         let (generation, previous) = state.withLock { state in
             state.driverGeneration &+= 1
-            state.driverTick = .max
+            state.driverTick = max(tick, state.processedTick + 1)
             return (state.driverGeneration, state.driver)
         }
         previous?.cancel()
