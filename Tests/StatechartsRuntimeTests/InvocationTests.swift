@@ -93,6 +93,28 @@ struct InvocationTests {
         #expect(await machine.waitUntil { $0.isActive(.failed) }?.context == -1)
     }
 
+    @Test func anInvocationGetsTheContextOfTheMomentItStarted() throws {
+        // The entry action queues an external event that changes the context; it is processed in
+        // the same call, after the invocation started.
+        let chart = try Statechart<Loader, LoadEvent, Int>(initial: .idle) {
+            StateNode(.idle) { On(.load, to: .loading) }
+            StateNode(.loading) {
+                OnEntry { $0.send(.failed) }
+                Invoke { (_: Int) -> LoadEvent? in nil }
+                On(.failed) { $0.context += 1 }
+            }
+        }
+        var machine = chart.makeMachine(context: 0)
+        try machine.start()
+        try machine.send(.load)
+        #expect(machine.context == 1)
+        guard case .start(let start) = machine.takeInvocationRequests().first else {
+            Issue.record("no invocation started")
+            return
+        }
+        #expect(start.context == 0)
+    }
+
     @Test func invocationsStartOnlyForStatesStillActiveWhenTheStepEnds() throws {
         let chart = try Statechart<Loader, LoadEvent, Int>(initial: .idle) {
             StateNode(.idle) { On(.load, to: .loading) }

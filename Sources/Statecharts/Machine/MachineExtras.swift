@@ -122,6 +122,8 @@ struct LiveInvocation: Sendable {
 /// What a runtime must do about invocations after a step.
 @usableFromInline
 enum InvocationEffect: Sendable {
-    case start(LiveInvocation)
+    /// The context as it was when the invocation started (a `Context`; the extras do not know
+    /// its type).
+    case start(LiveInvocation, context: any Sendable)
     case cancel(UInt64)
 }

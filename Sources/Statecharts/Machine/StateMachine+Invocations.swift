@@ -16,7 +16,7 @@ extension StateMachine {
                     id: storage.nextInvocation, state: state, definition: Int32(definition))
                 storage.nextInvocation &+= 1
                 storage.liveInvocations.append(invocation)
-                storage.invocationOutbox.append(.start(invocation))
+                storage.invocationOutbox.append(.start(invocation, context: storedContext))
             }
         }
     }
@@ -48,13 +48,14 @@ extension StateMachine {
         mutableExtras().invocationOutbox.removeAll()
         return outbox.map { effect in
             switch effect {
-            case .start(let invocation):
+            case .start(let invocation, let context):
                 let definition = chart.invocations[Int(invocation.definition)]
                 let state = chart.states[Int(invocation.state)]
                 return .start(
                     InvocationStart(
                         id: InvocationID(rawValue: invocation.id), name: definition.id, state: state,
-                        context: storedContext, work: definition.work, onError: definition.onError))
+                        context: context as? Context ?? storedContext, work: definition.work,
+                        onError: definition.onError))
             case .cancel(let id):
                 return .cancel(InvocationID(rawValue: id))
             }
