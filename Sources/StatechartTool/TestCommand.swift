@@ -22,6 +22,14 @@ public struct TestCommand: ParsableCommand {
     @Flag(help: "Print the results as JSON.")
     public var json = false
 
+    /// Whether to archive and restore the machine after every step.
+    @Flag(
+        help: """
+            After every step, archive the machine, encode it as JSON, decode it and go on with a machine \
+            restored from it: each test must pass as it does without interruption.
+            """)
+    public var archiveEveryStep = false
+
     /// A command ready to parse.
     public init() {}
 
@@ -35,7 +43,9 @@ public struct TestCommand: ParsableCommand {
                 throw CommandError(error.description)
             }
         }
-        let report = ConformanceReport(results: ConformanceRunner().run(tests))
+        var runner = ConformanceRunner()
+        runner.archivesEveryStep = archiveEveryStep
+        let report = ConformanceReport(results: runner.run(tests))
         print(json ? report.json : report.text)
         if report.summary.failed > 0 { throw ExitCode.failure }
     }

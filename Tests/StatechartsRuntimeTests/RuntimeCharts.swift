@@ -3,8 +3,8 @@ import Foundation
 import Statecharts
 
 /// A watchdog: waiting arms a five-second timeout.
-enum Watch: Hashable, Sendable { case idle, waiting, expired }
-enum Poke: StatechartEvent, CaseIterable { case wait, poke, ping }
+enum Watch: Hashable, Sendable, Codable { case idle, waiting, expired }
+enum Poke: StatechartEvent, CaseIterable, Codable { case wait, poke, ping }
 
 func watchChart() throws -> Statechart<Watch, Poke, Int> {
     try Statechart<Watch, Poke, Int>(initial: .idle) {
@@ -21,8 +21,8 @@ func watchChart() throws -> Statechart<Watch, Poke, Int> {
 }
 
 /// A loader whose `loading` state runs `work`.
-enum Loader: Hashable, Sendable { case idle, loading, ready, failed }
-enum LoadEvent: StatechartEvent {
+enum Loader: Hashable, Sendable, Codable { case idle, loading, ready, failed }
+enum LoadEvent: StatechartEvent, Codable {
     case load, abandon, loaded(Int), failed
 
     enum Kind: CaseIterable, Sendable { case load, abandon, loaded, failed }

@@ -8,6 +8,10 @@ public struct ConformanceRunner: Sendable {
     public var dataModels: [any SCXMLDataModel.Type]
     /// How much virtual time a W3C test may take before it counts as stuck.
     public var timeLimit: Duration
+    /// Whether to interrupt the machine after every step: archive it, encode the archive as JSON,
+    /// decode it and go on with a machine restored from it. A test must give the same trace
+    /// either way.
+    public var archivesEveryStep = false
 
     /// A runner with the given data models.
     public init(
@@ -23,8 +27,11 @@ public struct ConformanceRunner: Sendable {
     /// Runs one test.
     public func run(_ test: ConformanceTest) -> ConformanceResult {
         let conformance = test.w3c.map { "\($0.conformance), category \($0.category)" }
+        var trace: [String] = []
         func result(_ outcome: ConformanceResult.Outcome, _ detail: String?) -> ConformanceResult {
-            ConformanceResult(name: test.name, outcome: outcome, detail: detail, conformance: conformance)
+            var result = ConformanceResult(name: test.name, outcome: outcome, detail: detail, conformance: conformance)
+            result.trace = trace
+            return result
         }
         if test.charts.isEmpty {
             return result(.skipped, "no chart to run: the test needs \(test.w3c?.categoryDescription ?? "a chart")")
@@ -48,7 +55,8 @@ public struct ConformanceRunner: Sendable {
             }
             let outcome =
                 test.kind == .scion
-                ? runSCION(chart, file: chartFile) : runW3C(chart, manual: test.w3c?.manual ?? false)
+                ? runSCION(chart, file: chartFile, trace: &trace)
+                : runW3C(chart, manual: test.w3c?.manual ?? false, trace: &trace)
             if outcome.outcome != .passed { return result(outcome.outcome, outcome.detail) }
         }
         return result(.passed, nil)
@@ -85,7 +93,9 @@ public struct ConformanceRunner: Sendable {
         var events: [Step]
     }
 
-    func runSCION(_ chart: SCXMLChart, file: URL) -> (outcome: ConformanceResult.Outcome, detail: String?) {
+    func runSCION(
+        _ chart: SCXMLChart, file: URL, trace: inout [String]
+    ) -> (outcome: ConformanceResult.Outcome, detail: String?) {
         let scriptFile = file.deletingPathExtension().appendingPathExtension("json")
         let script: SCIONScript
         do {
@@ -96,6 +106,7 @@ public struct ConformanceRunner: Sendable {
         var machine = chart.makeMachine(sessionID: "scion")
         do {
             try machine.start()
+            try interrupt(&machine, of: chart, trace: &trace)
         } catch {
             return (.failed, "at start: \(error)")
         }
@@ -108,6 +119,7 @@ public struct ConformanceRunner: Sendable {
                 if machine.status == .running {
                     try machine.send(SCXMLEvent(step.event.name, data: step.event.data))
                 }
+                try interrupt(&machine, of: chart, trace: &trace)
             } catch {
                 return (.failed, "step \(index + 1) (event '\(step.event.name)'): \(error)")
             }
@@ -127,12 +139,16 @@ public struct ConformanceRunner: Sendable {
 
     // MARK: - W3C
 
-    func runW3C(_ chart: SCXMLChart, manual: Bool) -> (outcome: ConformanceResult.Outcome, detail: String?) {
+    func runW3C(
+        _ chart: SCXMLChart, manual: Bool, trace: inout [String]
+    ) -> (outcome: ConformanceResult.Outcome, detail: String?) {
         var machine = chart.makeMachine(sessionID: "w3c")
         do {
             try machine.start()
+            try interrupt(&machine, of: chart, trace: &trace)
             while machine.status == .running, let deadline = machine.nextDeadline, deadline <= timeLimit {
                 try machine.advance(to: deadline)
+                try interrupt(&machine, of: chart, trace: &trace)
             }
         } catch {
             return (.failed, "\(error)")
@@ -145,5 +161,20 @@ public struct ConformanceRunner: Sendable {
         }
         let waiting = machine.nextDeadline.map { " (next timer at \($0))" } ?? ""
         return (.failed, "stopped in [\(states.joined(separator: ", "))] without reaching pass\(waiting)")
+    }
+
+    // MARK: - Interruptions
+
+    /// Records the step in the trace and, when ``archivesEveryStep`` is set, replaces the machine
+    /// by one restored from its archive, through JSON.
+    func interrupt(
+        _ machine: inout StateMachine<String, SCXMLEvent, SCXMLSession>, of chart: SCXMLChart, trace: inout [String]
+    ) throws {
+        trace.append("\(machine.now) \(machine.status.rawValue) [\(machine.configuration.joined(separator: " "))]")
+        guard archivesEveryStep else { return }
+        let data = try JSONEncoder().encode(machine.archive())
+        let archive = try chart.archiveDecoder().decode(
+            MachineArchive<String, SCXMLEvent, SCXMLSession>.self, from: data)
+        machine = try chart.restoreMachine(from: archive)
     }
 }

@@ -56,6 +56,9 @@ public struct ConformanceResult: Sendable, Hashable, Codable {
     public var detail: String?
     /// For a W3C test: mandatory or optional.
     public var conformance: String?
+    /// The active states after each step that ran (the start, each event, each timer), one line
+    /// per step: what two runs of the same test are compared by.
+    public var trace: [String] = []
 
     /// Passed, failed or skipped.
     public enum Outcome: String, Sendable, Hashable, Codable {

@@ -93,6 +93,8 @@ struct TransitionDefinition<State: Hashable & Sendable, Event: StatechartEvent, 
 struct StateDataDefinition<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
     @usableFromInline var make: @Sendable (borrowing Scope<State, Event, Context>) throws -> any Sendable
     @usableFromInline var typeName: String
+    /// How the value goes into a ``MachineArchive``: set when its type is `Codable`.
+    var codec: StateDataCodec?
 }
 
 extension ChartElement {
@@ -190,6 +192,18 @@ extension ChartElement {
         _ make: @escaping @Sendable (borrowing Scope<State, Event, Context>) throws -> Value
     ) -> ChartElement {
         ChartElement(.stateData(StateDataDefinition(make: { scope in try make(scope) }, typeName: "\(Value.self)")))
+    }
+
+    /// Data that the enclosing state holds while it is active, of a `Codable` type: it is saved in
+    /// a ``MachineArchive`` with the rest of the machine.
+    public static func stateData<Value: Sendable & Codable>(
+        _ type: Value.Type = Value.self,
+        _ make: @escaping @Sendable (borrowing Scope<State, Event, Context>) throws -> Value
+    ) -> ChartElement {
+        ChartElement(
+            .stateData(
+                StateDataDefinition(
+                    make: { scope in try make(scope) }, typeName: "\(Value.self)", codec: StateDataCodec(Value.self))))
     }
 
     /// The data of the `done.state` event sent when the enclosing final state is entered

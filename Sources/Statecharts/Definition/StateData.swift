@@ -23,6 +23,15 @@ public struct StateData<State: Hashable & Sendable, Event: StatechartEvent, Cont
     ) {
         element = .stateData(type, make)
     }
+
+    /// Data made on entry, of a `Codable` type: saved in a ``MachineArchive`` with the rest of the
+    /// machine.
+    public init<Value: Sendable & Codable>(
+        _ type: Value.Type = Value.self,
+        _ make: @escaping @Sendable (borrowing Scope<State, Event, Context>) throws -> Value
+    ) {
+        element = .stateData(type, make)
+    }
 }
 
 /// The data carried by the `done.state` event that entering the enclosing final state raises

@@ -38,9 +38,29 @@ public final class IsolatedStatechart<State: Hashable & Sendable, Event: Statech
     ///   - inspect: Called synchronously, on the machine's actor, for every event, microstep,
     ///     failed action and invocation.
     ///   - isolation: The actor the machine belongs to: the caller's, which must be an actor.
-    public init(
+    public convenience init(
         _ chart: Statechart<State, Event, Context>, context: Context,
         unhandledEvents: UnhandledEventPolicy = .ignore, timers: TimerWheel = .continuous,
+        inspect: (@Sendable (MachineInspection<State, Event>) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) {
+        self.init(
+            machine: StateMachine(chart: chart, context: context, unhandledEvents: unhandledEvents), timers: timers,
+            inspect: inspect, isolation: isolation)
+    }
+
+    /// A live machine on the caller's actor that continues `machine`: one restored from a
+    /// ``MachineArchive``, or one made and perhaps started by hand. Its time goes on from
+    /// ``StateMachine/now``; call ``start(isolation:)`` to connect it.
+    ///
+    /// - Parameters:
+    ///   - machine: The machine.
+    ///   - timers: The wheel whose clock the machine runs on: ``TimerWheel/continuous`` by default.
+    ///   - inspect: Called synchronously, on the machine's actor, for every event, microstep,
+    ///     failed action and invocation.
+    ///   - isolation: The actor the machine belongs to: the caller's, which must be an actor.
+    public init(
+        machine: StateMachine<State, Event, Context>, timers: TimerWheel = .continuous,
         inspect: (@Sendable (MachineInspection<State, Event>) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) {
@@ -48,9 +68,7 @@ public final class IsolatedStatechart<State: Hashable & Sendable, Event: Statech
             preconditionFailure("an IsolatedStatechart must be made on an actor, such as the main actor")
         }
         self.isolation = isolation
-        runtime = MachineRuntime(
-            machine: StateMachine(chart: chart, context: context, unhandledEvents: unhandledEvents), timers: timers,
-            inspect: inspect)
+        runtime = MachineRuntime(machine: machine, timers: timers, inspect: inspect)
         runtime.target = self
         runtime.spawn = { [weak self] start in
             Task {
@@ -60,7 +78,9 @@ public final class IsolatedStatechart<State: Hashable & Sendable, Event: Statech
         }
     }
 
-    /// Enters the initial configuration and processes what follows, to completion.
+    /// Enters the initial configuration and processes what follows, to completion; for a machine
+    /// given already running (``init(machine:timers:inspect:isolation:)``), arms its pending
+    /// timers on the clock and starts the invocations of its active states instead.
     public func start(isolation caller: isolated (any Actor)? = #isolation) throws(MachineError<State, Event>) {
         check(caller)
         try runtime.start()
@@ -119,10 +139,27 @@ public final class IsolatedStatechart<State: Hashable & Sendable, Event: Statech
         runtime.deliver(outcome, from: id)
     }
 
-    private func check(_ caller: (any Actor)?) {
+    fileprivate func check(_ caller: (any Actor)?) {
         guard let caller, caller === isolation else {
             preconditionFailure("an IsolatedStatechart was used off the actor that made it")
         }
+    }
+}
+
+extension IsolatedStatechart where State: Codable, Event: Codable, Context: Codable {
+    /// The machine's whole state now, to restore it later with
+    /// ``StateMachine/init(chart:restoring:unhandledEvents:)`` and
+    /// ``init(machine:timers:inspect:isolation:)``.
+    ///
+    /// The machine's time is first brought to the clock's now, firing the timers due by then.
+    ///
+    /// - Throws: ``MachineArchiveError/stateDataNotCodable(state:type:)`` when an active state
+    ///   holds data of a type that is not `Codable`.
+    public func archive(
+        isolation caller: isolated (any Actor)? = #isolation
+    ) throws(MachineArchiveError) -> MachineArchive<State, Event, Context> {
+        check(caller)
+        return try runtime.currentMachine().archive()
     }
 }
 

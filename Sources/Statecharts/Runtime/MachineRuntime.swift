@@ -17,6 +17,8 @@ final class MachineRuntime<State: Hashable & Sendable, Event: StatechartEvent, C
     /// The owner, called back by the wheel.
     weak var target: (any TimerWheelTarget)?
 
+    /// Whether ``start()`` has run: a machine given already running is connected by its first call.
+    private var connected = false
     private var timer: TimerHandle?
     private var armedDeadline: Int64?
     private var tasks: [InvocationID: Task<Void, Never>] = [:]
@@ -28,7 +30,8 @@ final class MachineRuntime<State: Hashable & Sendable, Event: StatechartEvent, C
     ) {
         self.machine = machine
         self.timers = timers
-        origin = timers.now
+        // A machine that has run already (restored from an archive) continues from its own time.
+        origin = timers.now - machine.now
         self.inspect = inspect
     }
 
@@ -45,6 +48,13 @@ final class MachineRuntime<State: Hashable & Sendable, Event: StatechartEvent, C
 
     func start() throws(MachineError<State, Event>) {
         defer { afterStep() }
+        if machine.status != .notStarted && !connected {
+            // A machine given already running: connect its timers and invocations.
+            connected = true
+            try catchUp()
+            return
+        }
+        connected = true
         try catchUp()
         if let inspect {
             var observer = InspectionObserver<State, Event>(inspect: inspect)
@@ -86,6 +96,16 @@ final class MachineRuntime<State: Hashable & Sendable, Event: StatechartEvent, C
         } catch {
             inspect?(.failed(error))
         }
+    }
+
+    /// The machine with its time moved to the clock's now (firing the timers due by then): what
+    /// an archive of a live machine records.
+    func currentMachine() -> StateMachine<State, Event, Context> {
+        if machine.status == .running {
+            defer { afterStep() }
+            do { try catchUp() } catch { inspect?(.failed(error)) }
+        }
+        return machine
     }
 
     func cancelDelayedEvents(id: String) -> Int {

@@ -41,7 +41,25 @@ public actor StatechartActor<State: Hashable & Sendable, Event: StatechartEvent,
             inspect: inspect)
     }
 
-    /// Enters the initial configuration and processes what follows, to completion.
+    /// A live machine that continues `machine`: one restored from a ``MachineArchive``, or one
+    /// made and perhaps started by hand. Its time goes on from ``StateMachine/now``; call
+    /// ``start()`` to connect it.
+    ///
+    /// - Parameters:
+    ///   - machine: The machine.
+    ///   - timers: The wheel whose clock the machine runs on: ``TimerWheel/continuous`` by default.
+    ///   - inspect: Called synchronously, on the actor, for every event, microstep, failed action
+    ///     and invocation.
+    public init(
+        machine: StateMachine<State, Event, Context>, timers: TimerWheel = .continuous,
+        inspect: (@Sendable (MachineInspection<State, Event>) -> Void)? = nil
+    ) {
+        runtime = MachineRuntime(machine: machine, timers: timers, inspect: inspect)
+    }
+
+    /// Enters the initial configuration and processes what follows, to completion; for a machine
+    /// given already running (``init(machine:timers:inspect:)``), arms its pending timers on the
+    /// clock and starts the invocations of its active states instead.
     ///
     /// - Throws: ``MachineError/alreadyStarted`` the second time.
     public func start() throws(MachineError<State, Event>) {
@@ -96,6 +114,20 @@ public actor StatechartActor<State: Hashable & Sendable, Event: StatechartEvent,
 
     private func deliver(_ outcome: InvocationOutcome<Event>, from id: InvocationID) {
         runtime.deliver(outcome, from: id)
+    }
+}
+
+extension StatechartActor where State: Codable, Event: Codable, Context: Codable {
+    /// The machine's whole state now, to restore it later with
+    /// ``StateMachine/init(chart:restoring:unhandledEvents:)`` and ``init(machine:timers:inspect:)``.
+    ///
+    /// The machine's time is first brought to the clock's now, firing the timers due by then, so
+    /// that the archive's deadlines are measured from the moment it was taken.
+    ///
+    /// - Throws: ``MachineArchiveError/stateDataNotCodable(state:type:)`` when an active state
+    ///   holds data of a type that is not `Codable`.
+    public func archive() throws(MachineArchiveError) -> MachineArchive<State, Event, Context> {
+        try runtime.currentMachine().archive()
     }
 }
 

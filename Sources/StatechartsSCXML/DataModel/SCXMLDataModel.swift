@@ -7,7 +7,9 @@ import Statecharts
 /// for one data model type, which checks every expression of the document when the chart is
 /// built (``problem(with:as:)``), so that a document it cannot run is reported, never guessed at.
 /// Each machine then gets its own instance.
-public protocol SCXMLDataModel: Sendable {
+///
+/// A model is `Codable`: its variables are part of a machine's ``MachineArchive``.
+public protocol SCXMLDataModel: Sendable, Codable {
     /// The values of the `datamodel` attribute this model implements, such as `"null"`.
     static var names: Set<String> { get }
 
@@ -90,7 +92,7 @@ public enum SCXMLFeature: String, Sendable, Hashable {
 }
 
 /// What a data model knows of its session.
-public struct SCXMLSessionInfo: Sendable, Hashable {
+public struct SCXMLSessionInfo: Sendable, Hashable, Codable {
     /// The session identifier (SCXML's `_sessionid`).
     public var id: String
     /// The document's name (SCXML's `_name`).

@@ -26,6 +26,29 @@ public struct SCXMLChart: Sendable {
         let session = SCXMLSession(model: dataModel.init(session: info), info: info, log: log)
         return statechart.makeMachine(context: session, unhandledEvents: unhandledEvents)
     }
+
+    /// A machine of the chart in the state `archive` recorded (see ``StateMachine/archive()``).
+    ///
+    /// - Parameters:
+    ///   - archive: The archive of a machine of this chart.
+    ///   - unhandledEvents: What to do with an event that no transition handles.
+    ///   - log: Where `<log>` elements write; `nil` to discard them.
+    /// - Throws: ``MachineArchiveError`` when the archive does not fit the chart.
+    public func restoreMachine(
+        from archive: MachineArchive<String, SCXMLEvent, SCXMLSession>, unhandledEvents: UnhandledEventPolicy = .ignore,
+        log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
+    ) throws(MachineArchiveError) -> StateMachine<String, SCXMLEvent, SCXMLSession> {
+        var archive = archive
+        archive.context.log = log
+        return try StateMachine(chart: statechart, restoring: archive, unhandledEvents: unhandledEvents)
+    }
+
+    /// A decoder for archives of this chart's machines: a JSON decoder that knows its data model.
+    public func archiveDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.userInfo[SCXMLSession.dataModelsKey] = [dataModel]
+        return decoder
+    }
 }
 
 extension SCXMLDocument {

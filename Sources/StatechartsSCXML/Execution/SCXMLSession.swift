@@ -44,6 +44,46 @@ public struct SCXMLSession: DataModel {
     }
 }
 
+extension SCXMLSession: Codable {
+    /// The data models a session can be decoded with, in a decoder's `userInfo`: an array of
+    /// ``SCXMLDataModel`` types. Without it, ``SCXMLDocument/builtInDataModels``.
+    public static let dataModelsKey = CodingUserInfoKey(rawValue: "StatechartsSCXML.dataModels")!
+
+    private enum CodingKeys: String, CodingKey {
+        case dataModel, model, info, initializedStates, sendCounter
+    }
+
+    /// Decodes a session; its ``log`` is `nil` (see ``SCXMLChart/restoreMachine(from:unhandledEvents:log:)``).
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` when the data model named is not among
+    ///   ``dataModelsKey``'s types.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .dataModel)
+        let models =
+            decoder.userInfo[Self.dataModelsKey] as? [any SCXMLDataModel.Type] ?? SCXMLDocument.builtInDataModels
+        guard let type = models.first(where: { $0.names.contains(name) }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .dataModel, in: container, debugDescription: "the data model '\(name)' is not available")
+        }
+        model = try container.decode(type, forKey: .model)
+        info = try container.decode(SCXMLSessionInfo.self, forKey: .info)
+        log = nil
+        initializedStates = try container.decode(Set<String>.self, forKey: .initializedStates)
+        sendCounter = try container.decode(Int.self, forKey: .sendCounter)
+    }
+
+    /// Encodes the session: its data model's name and variables, its identity and counters.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type(of: model).names.sorted().first ?? "", forKey: .dataModel)
+        try container.encode(model, forKey: .model)
+        try container.encode(info, forKey: .info)
+        try container.encode(initializedStates.sorted(), forKey: .initializedStates)
+        try container.encode(sendCounter, forKey: .sendCounter)
+    }
+}
+
 /// What a `<log>` element wrote.
 public struct SCXMLLogRecord: Sendable, Hashable, CustomStringConvertible {
     /// The `label` attribute.

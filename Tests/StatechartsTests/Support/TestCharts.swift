@@ -1,7 +1,7 @@
 import Statecharts
 
 /// An event identified by its SCXML name, as events read from documents are.
-struct NamedEvent: StatechartEvent, ExpressibleByStringLiteral, CustomStringConvertible {
+struct NamedEvent: StatechartEvent, Codable, Equatable, ExpressibleByStringLiteral, CustomStringConvertible {
     let kind: String
     var payload: Int = 0
 
@@ -16,7 +16,7 @@ struct NamedEvent: StatechartEvent, ExpressibleByStringLiteral, CustomStringConv
 }
 
 /// A context that records what actions did, in order.
-struct Log: Sendable, Equatable {
+struct Log: Sendable, Equatable, Codable {
     var entries: [String] = []
     var counter = 0
 

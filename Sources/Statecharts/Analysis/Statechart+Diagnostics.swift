@@ -1,0 +1,252 @@
+/// Checks of a chart before it runs.
+extension Statechart {
+    /// What the checks find in this chart, most serious first, then in document order.
+    ///
+    /// The checks read only the chart's structure: a guard is assumed to be able to pass, and a
+    /// history state to restore only states entered before. Each finding is a
+    /// ``ChartDiagnostic`` with the state and the source position concerned:
+    ///
+    /// - ``ChartDiagnostic/Code/unreachableState``: no sequence of events enters the state.
+    /// - ``ChartDiagnostic/Code/unreachableFinalState``: the same, for a final state.
+    /// - ``ChartDiagnostic/Code/trap``: an atomic state, not final, that nothing leaves once
+    ///   entered: no transition of it, of an ancestor or of a parallel region beside it exits it.
+    /// - ``ChartDiagnostic/Code/shadowedTransition``: a transition that never fires because an
+    ///   earlier unguarded transition of the same state takes every event it would (a wildcard,
+    ///   a descriptor that covers it, an earlier eventless or `done` transition, or a shorter
+    ///   timeout that leaves the state).
+    /// - ``ChartDiagnostic/Code/conflictingTransitions``: two unguarded transitions of one state
+    ///   on the same event; only the first ever fires.
+    /// - ``ChartDiagnostic/Code/conflictingRegions``: unguarded transitions in two regions of a
+    ///   parallel state on the same event that both leave it; only the first in document order is
+    ///   taken.
+    /// - ``ChartDiagnostic/Code/neverCompletes``: a state with ``OnDone`` transitions that can
+    ///   never complete.
+    ///
+    /// For the events each state ignores, see ``completenessTable()``.
+    public func diagnostics() -> [ChartDiagnostic<State>] {
+        let analysis = ChartAnalysis(storage)
+        var found = analysis.reachabilityDiagnostics()
+        found += analysis.trapDiagnostics()
+        found += analysis.transitionDiagnostics()
+        found += analysis.regionDiagnostics()
+        found += analysis.completionDiagnostics()
+        return found.enumerated().sorted { first, second in
+            if first.element.severity != second.element.severity {
+                return first.element.severity > second.element.severity
+            }
+            let firstLine = first.element.location.map { ($0.line, $0.column) } ?? (Int.max, Int.max)
+            let secondLine = second.element.location.map { ($0.line, $0.column) } ?? (Int.max, Int.max)
+            if firstLine != secondLine { return firstLine < secondLine }
+            return first.offset < second.offset
+        }.map(\.element)
+    }
+
+    /// The states that some sequence of events enters, in document order (history states
+    /// excluded), assuming every guard can pass.
+    public var reachableStates: [State] {
+        let analysis = ChartAnalysis(storage)
+        return (0..<storage.layout.stateCount).filter { analysis.isState($0) && analysis.reachable[$0] }
+            .compactMap { storage.states[$0] }
+    }
+
+    /// The names of the events a user can send that this chart knows: every kind of the event
+    /// type, then every name its transitions mention. Events the engine raises (`done.*`,
+    /// `error.*`) are left out.
+    public var eventNames: [String] { ChartAnalysis(storage).eventNames }
+
+    /// The names of ``eventNames`` that `state` or one of its ancestors has a transition for
+    /// (guarded or not).
+    public func handledEventNames(in state: State) -> [String] {
+        guard let index = storage.stateIndices[state] else { return [] }
+        let analysis = ChartAnalysis(storage)
+        return analysis.eventNames.filter { analysis.handles(Int(index), name: $0) }
+    }
+}
+
+extension ChartAnalysis {
+    typealias Diagnostic = ChartDiagnostic<State>
+
+    func reachabilityDiagnostics() -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for state in 1..<max(layout.stateCount, 1) where isState(state) && !reachable[state] {
+            // Report the outermost unreachable state only: its descendants follow from it.
+            let parent = Int(layout.parents[state])
+            if parent > 0 && !reachable[parent] { continue }
+            let isFinal = layout.kinds[state] == .final
+            let message =
+                isFinal
+                ? "the final state '\(name(of: state))' can never be entered, so '\(name(of: parent))' never completes through it"
+                : "the state '\(name(of: state))' can never be entered: no transition of a reachable state leads to it"
+            found.append(
+                Diagnostic(
+                    .warning, isFinal ? .unreachableFinalState : .unreachableState, message, state: value(of: state),
+                    location: location(ofState: state)))
+        }
+        return found
+    }
+
+    func trapDiagnostics() -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for state in 1..<max(layout.stateCount, 1)
+        where layout.kinds[state] == .atomic && reachable[state] && !canLeave(state) {
+            found.append(
+                Diagnostic(
+                    .warning, .trap,
+                    "the state '\(name(of: state))' is a trap: once it is entered no transition leaves it, and it is not final",
+                    state: value(of: state), location: location(ofState: state)))
+        }
+        return found
+    }
+
+    /// Whether some transition that can be enabled while `state` is active exits it.
+    func canLeave(_ state: Int) -> Bool {
+        var ancestor = state
+        while ancestor > 0 {
+            if transitionsBySource[ancestor].contains(where: { exits($0, state) }) { return true }
+            ancestor = Int(layout.parents[ancestor])
+        }
+        // Transitions of the parallel regions beside it.
+        var parallel = Int(layout.parents[state])
+        while parallel > 0 {
+            if layout.kinds[parallel] == .parallel {
+                for other in (parallel + 1)...Int(layout.subtreeEnds[parallel])
+                where reachable[other] && !transitionsBySource[other].isEmpty && areOrthogonal(state, other) {
+                    if transitionsBySource[other].contains(where: { exits($0, state) }) { return true }
+                }
+            }
+            parallel = Int(layout.parents[parallel])
+        }
+        return false
+    }
+
+    // MARK: - Transitions of one state
+
+    func transitionDiagnostics() -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for state in 0..<layout.stateCount where reachable[state] {
+            let transitions = transitionsBySource[state]
+            for (position, later) in transitions.enumerated() where position > 0 {
+                for earlier in transitions[..<position] where layout.guards[earlier] < 0 {
+                    if let diagnostic = compare(earlier, later, in: state) {
+                        found.append(diagnostic)
+                        break
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// What an earlier unguarded transition does to a later one of the same state.
+    func compare(_ earlier: Int, _ later: Int, in state: Int) -> Diagnostic? {
+        let laterGuarded = layout.guards[later] >= 0
+        let here = "'\(name(of: state))'"
+        let earlierAt = location(ofTransition: earlier).map { " (\($0.line):\($0.column))" } ?? ""
+        switch (storage.triggers[earlier], storage.triggers[later]) {
+        case (.events(let first), .events(let second)):
+            let shared = second.filter { first.contains($0) }
+            if !laterGuarded && !shared.isEmpty {
+                let names = shared.map { "'\(patternName($0))'" }.joined(separator: ", ")
+                return Diagnostic(
+                    .warning, .conflictingTransitions,
+                    "\(here) has two unguarded transitions on \(names); the first\(earlierAt) always wins and this one never fires",
+                    state: value(of: state), location: location(ofTransition: later))
+            }
+            guard second.allSatisfy({ pattern in first.contains { covers($0, pattern) } }) else { return nil }
+        case (.eventless, .eventless), (.done, .done):
+            break
+        case (.after(let first), .after(let second)):
+            guard first <= second, exits(earlier, state) else { return nil }
+        default:
+            return nil
+        }
+        return Diagnostic(
+            .warning, .shadowedTransition,
+            "the transition \(triggerDescription(of: later)) of \(here) can never fire: the earlier unguarded transition \(triggerDescription(of: earlier))\(earlierAt) always wins",
+            state: value(of: state), location: location(ofTransition: later))
+    }
+
+    /// Whether every event `pattern` accepts is accepted by `cover`.
+    func covers(_ cover: EventPattern<Event.Kind>, _ pattern: EventPattern<Event.Kind>) -> Bool {
+        if cover == pattern { return true }
+        guard case .descriptor(let descriptor) = cover else { return false }
+        switch pattern {
+        case .kind(let kind): return descriptor.matches(Event.name(of: kind))
+        case .descriptor(let other):
+            return descriptor.isWildcard || (!other.isWildcard && descriptor.matches(other.pattern))
+        }
+    }
+
+    func patternName(_ pattern: EventPattern<Event.Kind>) -> String {
+        switch pattern {
+        case .kind(let kind): Event.name(of: kind)
+        case .descriptor(let descriptor): descriptor.pattern
+        }
+    }
+
+    // MARK: - Parallel regions
+
+    func regionDiagnostics() -> [Diagnostic] {
+        var byEvent: [String: [Int]] = [:]
+        var order: [String] = []
+        for state in 0..<layout.stateCount where reachable[state] {
+            for transition in transitionsBySource[state]
+            where layout.guards[transition] < 0 && domain(of: transition) >= 0 {
+                guard case .events(let patterns) = storage.triggers[transition] else { continue }
+                for pattern in patterns {
+                    let name = patternName(pattern)
+                    if byEvent[name] == nil { order.append(name) }
+                    if byEvent[name]?.last != transition { byEvent[name, default: []].append(transition) }
+                }
+            }
+        }
+        var found: [Diagnostic] = []
+        var reported: Set<Int> = []
+        for event in order {
+            guard let transitions = byEvent[event], transitions.count > 1 else { continue }
+            for (position, later) in transitions.enumerated() where !reported.contains(later) {
+                let laterSource = Int(layout.sources[later])
+                for earlier in transitions[..<position] {
+                    let earlierSource = Int(layout.sources[earlier])
+                    guard areOrthogonal(earlierSource, laterSource) else { continue }
+                    let first = domain(of: earlier)
+                    let second = domain(of: later)
+                    guard
+                        layout.isDescendant(first, of: second) || layout.isDescendant(second, of: first)
+                            || first == second
+                    else { continue }
+                    reported.insert(later)
+                    let earlierAt = location(ofTransition: earlier).map { " (\($0.line):\($0.column))" } ?? ""
+                    found.append(
+                        Diagnostic(
+                            .warning, .conflictingRegions,
+                            "on '\(event)', the transitions of '\(name(of: earlierSource))'\(earlierAt) and '\(name(of: laterSource))' both leave their parallel state; the first in document order is taken and this one never fires while '\(name(of: earlierSource))' is active",
+                            state: value(of: laterSource), location: location(ofTransition: later)))
+                    break
+                }
+            }
+        }
+        return found
+    }
+
+    // MARK: - Completion
+
+    func completionDiagnostics() -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for state in 1..<max(layout.stateCount, 1) where reachable[state] && !canComplete(state) {
+            guard let transition = transitionsBySource[state].first(where: { storage.triggers[$0] == .done }) else {
+                continue
+            }
+            let reason =
+                layout.kinds[state] == .parallel
+                ? "not every region of it can reach a final state"
+                : layout.kinds[state] == .compound ? "none of its final children can be entered" : "it has no children"
+            found.append(
+                Diagnostic(
+                    .warning, .neverCompletes,
+                    "'\(name(of: state))' can never complete, so its transition on done never fires: \(reason)",
+                    state: value(of: state), location: location(ofTransition: transition)))
+        }
+        return found
+    }
+}

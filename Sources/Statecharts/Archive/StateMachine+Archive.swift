@@ -1,0 +1,260 @@
+/// Saving a machine and restoring it.
+extension StateMachine where State: Codable, Event: Codable, Context: Codable {
+    /// The machine's whole state, to be encoded with any `Encoder` and restored with
+    /// ``init(chart:restoring:unhandledEvents:)``.
+    ///
+    /// Take it between calls, when the machine is stable: no event is half processed then.
+    ///
+    /// - Throws: ``MachineArchiveError/stateDataNotCodable(state:type:)`` when an active state
+    ///   holds ``StateData`` of a type that is not `Codable`.
+    public func archive() throws(MachineArchiveError) -> MachineArchive<State, Event, Context> {
+        let layout = chart.layout
+        var history: [MachineArchive<State, Event, Context>.HistoryRecord] = []
+        var stateData: [MachineArchive<State, Event, Context>.StateDataRecord] = []
+        if let extras {
+            for state in 0..<layout.stateCount where layout.historySlots[state] >= 0 {
+                let recorded = extras.history[Int(layout.historySlots[state])]
+                guard !recorded.isEmpty, let value = chart.states[state] else { continue }
+                history.append(.init(history: value, states: values(recorded.map(Int.init))))
+            }
+            var failure: MachineArchiveError?
+            active.forEachAscending { state in
+                let slot = Int(layout.dataSlots[state])
+                guard failure == nil, slot >= 0, let value = extras.stateData[slot], let owner = chart.states[state]
+                else {
+                    return
+                }
+                let definition = chart.stateData[slot]
+                do {
+                    guard let json = try definition.codec?.encode(value) else {
+                        failure = .stateDataNotCodable(state: chart.stateNames[state], type: definition.typeName)
+                        return
+                    }
+                    stateData.append(.init(state: owner, json: json))
+                } catch {
+                    failure = .stateData(state: chart.stateNames[state], reason: "\(error)")
+                }
+            }
+            if let failure { throw failure }
+        }
+        return MachineArchive(
+            chart: chart.name, status: status, time: time, configuration: configuration, history: history,
+            context: storedContext, stateData: stateData, timers: archivedTimers())
+    }
+
+    private func archivedTimers() -> [MachineArchive<State, Event, Context>.PendingTimerRecord] {
+        guard let timers = extras?.timers else { return [] }
+        let tables = chart.tables
+        return timers.compactMap { timer in
+            if timer.owner >= 0 {
+                let state = Int(timer.owner)
+                guard let value = chart.states[state] else { return nil }
+                let first = Int(tables.timeoutOffsets[state])
+                let end = Int(tables.timeoutOffsets[state + 1])
+                guard
+                    let index = (first..<end).first(where: {
+                        tables.timeoutKinds[Int(tables.timeouts[$0])] == timer.kind
+                    })
+                else { return nil }
+                let delay = tables.timeoutDelays[Int(tables.timeouts[index])]
+                return .init(deadline: timer.deadline, kind: .timeout(state: value, index: index - first, delay: delay))
+            }
+            let signal = timer.signal
+            if let event = signal.event { return .init(deadline: timer.deadline, kind: .event(event, id: timer.id)) }
+            return .init(deadline: timer.deadline, kind: .named(name(of: signal), id: timer.id))
+        }
+    }
+
+    /// A machine of `chart` in the state that `archive` recorded, ready to take events.
+    ///
+    /// The machine's time is the archive's: call ``resume(after:overdueTimers:)`` to account for
+    /// the time that passed while it was stored. The invocations of its active states start
+    /// afresh (see ``takeInvocationRequests()``). No action runs: the states are not re-entered.
+    ///
+    /// - Parameters:
+    ///   - chart: The chart the archived machine ran, or a later version of it that still has its
+    ///     active states, history states and timeouts.
+    ///   - archive: What ``archive()`` returned.
+    ///   - unhandledEvents: What to do with an event that no transition handles.
+    /// - Throws: ``MachineArchiveError`` when the archive does not fit the chart: an unknown
+    ///   version or state, an illegal configuration, a history record or timer the chart cannot
+    ///   have, state data that is missing or unreadable.
+    public init(
+        chart: Statechart<State, Event, Context>, restoring archive: MachineArchive<State, Event, Context>,
+        unhandledEvents: UnhandledEventPolicy = .ignore
+    ) throws(MachineArchiveError) {
+        guard archive.version == MachineArchive<State, Event, Context>.currentVersion else {
+            throw .unsupportedVersion(
+                found: archive.version, supported: MachineArchive<State, Event, Context>.currentVersion)
+        }
+        self.init(chart: chart, context: archive.context, unhandledEvents: unhandledEvents)
+        time = archive.time
+        currentStatus = archive.status
+        guard archive.status != .notStarted else {
+            if let state = archive.configuration.first {
+                throw .illegalConfiguration("a machine that has not started has no active state, but '\(state)' is")
+            }
+            return
+        }
+        let storage = self.chart
+        let layout = storage.layout
+        var restored = StateSet(capacity: layout.stateCount)
+        for state in archive.configuration {
+            guard let index = storage.stateIndices[state] else { throw .unknownState("\(state)") }
+            restored.insert(Int(index))
+        }
+        if let problem = layout.configurationProblem(restored, names: storage.stateNames) {
+            throw .illegalConfiguration(problem)
+        }
+        active = restored
+        try restoreHistory(archive.history)
+        guard archive.status == .running else { return }
+        try restoreStateData(archive.stateData)
+        try restoreTimers(archive.timers)
+        if storage.invocationOffsets.last ?? 0 > 0 {
+            var states: [Int32] = []
+            active.forEachAscending { state in
+                if storage.invocationOffsets[state + 1] > storage.invocationOffsets[state] {
+                    states.append(Int32(state))
+                }
+            }
+            if !states.isEmpty {
+                mutableExtras().statesToInvoke = states
+                startInvocations()
+            }
+        }
+    }
+
+    private mutating func restoreHistory(
+        _ records: [MachineArchive<State, Event, Context>.HistoryRecord]
+    ) throws(MachineArchiveError) {
+        let layout = chart.layout
+        for record in records {
+            guard let found = chart.stateIndices[record.history] else { throw .unknownState("\(record.history)") }
+            let history = Int(found)
+            let name = chart.stateNames[history]
+            guard layout.kinds[history].isHistory else {
+                throw .illegalHistory(state: name, reason: "it is not a history state")
+            }
+            let parent = Int(layout.parents[history])
+            var recorded: [Int32] = []
+            for state in record.states {
+                guard let index = chart.stateIndices[state] else { throw .unknownState("\(state)") }
+                let isChild = Int(layout.parents[Int(index)]) == parent
+                let fits =
+                    layout.kinds[history] == .deepHistory
+                    ? layout.isDescendant(Int(index), of: parent) && layout.kinds[Int(index)].isAtomic : isChild
+                guard fits, !layout.kinds[Int(index)].isHistory else {
+                    throw .illegalHistory(
+                        state: name, reason: "'\(chart.stateNames[Int(index)])' is not a state it can restore")
+                }
+                recorded.append(index)
+            }
+            mutableExtras().history[Int(layout.historySlots[history])] = recorded.sorted()
+        }
+    }
+
+    private mutating func restoreStateData(
+        _ records: [MachineArchive<State, Event, Context>.StateDataRecord]
+    ) throws(MachineArchiveError) {
+        let layout = chart.layout
+        var byState: [Int: String] = [:]
+        for record in records {
+            guard let index = chart.stateIndices[record.state] else { throw .unknownState("\(record.state)") }
+            let state = Int(index)
+            guard active.contains(state), layout.dataSlots[state] >= 0 else {
+                throw .stateData(state: chart.stateNames[state], reason: "the state is not active or holds no data")
+            }
+            byState[state] = record.json
+        }
+        var failure: MachineArchiveError?
+        var values: [(slot: Int, value: any Sendable)] = []
+        active.forEachAscending { state in
+            let slot = Int(layout.dataSlots[state])
+            guard failure == nil, slot >= 0 else { return }
+            let name = chart.stateNames[state]
+            guard let json = byState[state] else {
+                failure = .stateData(state: name, reason: "the archive has no data for it")
+                return
+            }
+            guard let codec = chart.stateData[slot].codec else {
+                failure = .stateData(state: name, reason: "its type \(chart.stateData[slot].typeName) is not Codable")
+                return
+            }
+            do {
+                values.append((slot, try codec.decode(json)))
+            } catch {
+                failure = .stateData(state: name, reason: "\(error)")
+            }
+        }
+        if let failure { throw failure }
+        if values.isEmpty { return }
+        let storage = mutableExtras()
+        for (slot, value) in values { storage.stateData[slot] = value }
+    }
+
+    private mutating func restoreTimers(
+        _ records: [MachineArchive<State, Event, Context>.PendingTimerRecord]
+    ) throws(MachineArchiveError) {
+        guard !records.isEmpty else { return }
+        let tables = chart.tables
+        var timers: [PendingTimer<Event>] = []
+        for (serial, record) in records.enumerated() {
+            switch record.kind {
+            case .timeout(let state, let index, let delay):
+                guard let found = chart.stateIndices[state] else { throw .unknownState("\(state)") }
+                let owner = Int(found)
+                let position = Int(tables.timeoutOffsets[owner]) + index
+                guard active.contains(owner), index >= 0, position < Int(tables.timeoutOffsets[owner + 1]),
+                    tables.timeoutDelays[Int(tables.timeouts[position])] == delay
+                else { throw .unknownTimeout(state: chart.stateNames[owner], delay: .nanoseconds(delay)) }
+                timers.append(
+                    PendingTimer(
+                        deadline: record.deadline, serial: UInt64(serial), owner: Int32(owner),
+                        kind: tables.timeoutKinds[Int(tables.timeouts[position])], delayed: nil))
+            case .event(let event, let id):
+                let signal = Signal.event(event, kind: kindIndex(of: event))
+                timers.append(
+                    PendingTimer(
+                        deadline: record.deadline, serial: UInt64(serial), owner: -1, kind: signal.kind,
+                        delayed: DelayedEvent(signal: signal, id: id)))
+            case .named(let name, let id):
+                guard let kind = chart.layout.kindNames.firstIndex(of: name) else { throw .unknownEvent(name) }
+                let signal = Signal<Event>(kind: Int32(kind), event: nil)
+                timers.append(
+                    PendingTimer(
+                        deadline: record.deadline, serial: UInt64(serial), owner: -1, kind: signal.kind,
+                        delayed: DelayedEvent(signal: signal, id: id)))
+            }
+        }
+        let storage = mutableExtras()
+        for timer in timers { storage.insert(timer) }
+        storage.nextSerial = UInt64(timers.count)
+    }
+}
+
+extension StateMachine {
+    /// Accounts for time that passed while the machine was not running, such as between
+    /// ``archive()`` and a restore: moves the machine's time forward by `elapsed`, and fires or
+    /// drops the timers that fell due meanwhile, as `overdueTimers` says.
+    ///
+    /// With ``OverdueTimerPolicy/fire`` this is ``advance(by:)``. With
+    /// ``OverdueTimerPolicy/drop`` the timers due within `elapsed` are removed first, and nothing
+    /// runs.
+    ///
+    /// - Throws: What ``advance(by:)`` throws.
+    public mutating func resume(
+        after elapsed: Duration, overdueTimers: OverdueTimerPolicy
+    ) throws(MachineError<State, Event>) {
+        switch overdueTimers {
+        case .fire:
+            try advance(by: elapsed)
+        case .drop:
+            let target = time.addingClamped(max(elapsed, .zero).clampedNanoseconds)
+            if extras?.timers.contains(where: { $0.deadline <= target }) == true {
+                mutableExtras().timers.removeAll { $0.deadline <= target }
+            }
+            time = target
+        }
+    }
+}
