@@ -47,7 +47,13 @@ public struct SCXMLSession: DataModel {
 extension SCXMLSession: Codable {
     /// The data models a session can be decoded with, in a decoder's `userInfo`: an array of
     /// ``SCXMLDataModel`` types. Without it, ``SCXMLDocument/builtInDataModels``.
-    public static let dataModelsKey = CodingUserInfoKey(rawValue: "StatechartsSCXML.dataModels")!
+    public static let dataModelsKey: CodingUserInfoKey = {
+        // A constant, valid key: `init(rawValue:)` fails only on older toolchains' signatures.
+        guard let key = CodingUserInfoKey(rawValue: "StatechartsSCXML.dataModels") else {
+            preconditionFailure("a constant coding key")
+        }
+        return key
+    }()
 
     private enum CodingKeys: String, CodingKey {
         case dataModel, model, info, initializedStates, sendCounter
