@@ -5,8 +5,8 @@ public struct StatechartCommand: ParsableCommand {
     /// The command's description and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "statechart",
-        abstract: "Run, check and test statecharts written in SCXML.",
-        subcommands: [RunCommand.self, TestCommand.self])
+        abstract: "Run, check, draw and test statecharts written in SCXML.",
+        subcommands: [RunCommand.self, ReplCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self])
 
     /// A command ready to parse.
     public init() {}

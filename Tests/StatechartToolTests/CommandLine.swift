@@ -21,6 +21,13 @@ enum CommandLine {
         var description: String { "the statechart binary is not built; run swift build" }
     }
 
+    /// A new, empty temporary folder.
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
     struct Output {
         var status: Int32
         var standardOutput: String

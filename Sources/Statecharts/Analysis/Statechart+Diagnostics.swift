@@ -232,20 +232,41 @@ extension ChartAnalysis {
     // MARK: - Completion
 
     func completionDiagnostics() -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for state in 1..<max(layout.stateCount, 1) where reachable[state] && !canComplete(state) {
-            guard let transition = transitionsBySource[state].first(where: { storage.triggers[$0] == .done }) else {
-                continue
+        // The transitions that wait for each state's completion: `OnDone` of the state, and any
+        // transition naming its `done.state.ID` event.
+        var waiting: [Int: [Int]] = [:]
+        var byDoneName: [String: Int] = [:]
+        for state in 1..<max(layout.stateCount, 1)
+        where layout.kinds[state] == .compound || layout.kinds[state] == .parallel {
+            byDoneName["done.state.\(name(of: state))"] = state
+        }
+        for source in 0..<layout.stateCount where reachable[source] {
+            for transition in transitionsBySource[source] {
+                switch storage.triggers[transition] {
+                case .done:
+                    waiting[source, default: []].append(transition)
+                case .events(let patterns):
+                    for case .descriptor(let descriptor) in patterns {
+                        if let state = byDoneName[descriptor.pattern] { waiting[state, default: []].append(transition) }
+                    }
+                default:
+                    break
+                }
             }
+        }
+        var found: [Diagnostic] = []
+        for state in waiting.keys.sorted() where reachable[state] && !canComplete(state) {
             let reason =
                 layout.kinds[state] == .parallel
                 ? "not every region of it can reach a final state"
                 : layout.kinds[state] == .compound ? "none of its final children can be entered" : "it has no children"
-            found.append(
-                Diagnostic(
-                    .warning, .neverCompletes,
-                    "'\(name(of: state))' can never complete, so its transition on done never fires: \(reason)",
-                    state: value(of: state), location: location(ofTransition: transition)))
+            for transition in waiting[state] ?? [] {
+                found.append(
+                    Diagnostic(
+                        .warning, .neverCompletes,
+                        "'\(name(of: state))' can never complete, so this transition waiting for it never fires: \(reason)",
+                        state: value(of: state), location: location(ofTransition: transition)))
+            }
         }
         return found
     }

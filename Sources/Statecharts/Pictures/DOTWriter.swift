@@ -17,6 +17,7 @@ struct DOTWriter<State: Hashable & Sendable, Event: StatechartEvent, Context: Se
             "digraph \(Self.quoted(picture.analysis.name(of: 0))) {",
             "    compound=true;",
             "    rankdir=LR;",
+            "    fontname=\"Helvetica\";",
             "    node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];",
             "    edge [fontname=\"Helvetica\", fontsize=9];",
         ]

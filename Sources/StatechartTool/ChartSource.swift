@@ -1,0 +1,52 @@
+import Foundation
+import Statecharts
+import StatechartsSCXML
+
+/// The chart a command works on: an SCXML file, or the bundled media player when none is given.
+struct ChartSource {
+    /// The chart.
+    var chart: SCXMLChart
+    /// How to name it in messages: the path, or the bundled file's path.
+    var name: String
+    /// Whether it is the bundled chart.
+    var isBundled: Bool
+
+    /// Loads `path`, or the bundled media player for `nil`.
+    ///
+    /// - Throws: ``CommandError`` with one line: the file does not exist, or the document's
+    ///   problems at their line and column.
+    static func load(_ path: String?) throws -> ChartSource {
+        guard let path else {
+            do {
+                let chart = try SCXMLChart.load(BundledCharts.mediaPlayer, file: BundledCharts.mediaPlayerFile)
+                return ChartSource(chart: chart, name: BundledCharts.mediaPlayerFile, isBundled: true)
+            } catch {
+                throw CommandError("the bundled chart cannot be read: \(error.description)")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandError("no such file: \(path)")
+        }
+        guard !isDirectory.boolValue else { throw CommandError("\(path) is a folder; give an .scxml file") }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw CommandError("\(path) cannot be read as UTF-8 text")
+        }
+        do {
+            // Positions are reported against the path as given.
+            return ChartSource(chart: try SCXMLChart.load(text, file: path), name: path, isBundled: false)
+        } catch {
+            throw CommandError(error.description)
+        }
+    }
+
+    /// Prints the reader's warnings on standard error.
+    func printWarnings() {
+        for warning in chart.warnings { printToStandardError("\(warning)") }
+    }
+}
+
+/// Writes a line to standard error.
+func printToStandardError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import Statecharts
+import StatechartsSCXML
+
+/// `statechart check [CHART]`: what the checks find in a chart before it runs.
+public struct CheckCommand: ParsableCommand {
+    /// The command's description.
+    public static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check an SCXML chart: unreachable states, traps, shadowed and conflicting transitions.",
+        discussion: """
+            Prints each finding as FILE:LINE:COLUMN: SEVERITY: MESSAGE [CODE], then a summary. The exit \
+            status is non-zero when there is an error, or with --strict a warning. --table prints, for \
+            each state, the events it handles and the events it ignores.
+            """)
+
+    /// The chart.
+    @Argument(help: "An SCXML document; the bundled media player when omitted.")
+    public var chart: String?
+
+    /// Whether to print the completeness table.
+    @Flag(help: "Print the completeness table: for each state, the events it handles.")
+    public var table = false
+
+    /// Whether warnings fail the check.
+    @Flag(help: "Exit with a non-zero status on warnings too.")
+    public var strict = false
+
+    /// Whether to print JSON.
+    @Flag(help: "Print the findings as JSON.")
+    public var json = false
+
+    /// A command ready to parse.
+    public init() {}
+
+    struct Finding: Encodable {
+        var severity: String
+        var code: String
+        var message: String
+        var state: String?
+        var location: String?
+    }
+
+    /// Prints the findings and fails as the severities say.
+    public func run() throws {
+        let source = try ChartSource.load(chart)
+        let statechart = source.chart.statechart
+        var findings = source.chart.warnings.map { warning in
+            Finding(
+                severity: warning.severity.rawValue, code: "document", message: warning.message, state: nil,
+                location: "\(warning.location)")
+        }
+        findings += statechart.diagnostics().map { diagnostic in
+            Finding(
+                severity: diagnostic.severity.rawValue, code: diagnostic.code.rawValue, message: diagnostic.message,
+                state: diagnostic.state, location: diagnostic.location.map { "\($0)" })
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(findings), as: UTF8.self))
+        } else {
+            for finding in findings {
+                let prefix = finding.location.map { "\($0): " } ?? ""
+                print("\(prefix)\(finding.severity): \(finding.message) [\(finding.code)]")
+            }
+            let errors = findings.filter { $0.severity == "error" }.count
+            let warnings = findings.filter { $0.severity == "warning" }.count
+            print(
+                "\(source.name): \(statechart.reachableStates.count) states reachable, \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            )
+            if table {
+                print()
+                print(statechart.completenessTable())
+            }
+        }
+        let failing = findings.contains { $0.severity == "error" || (strict && $0.severity == "warning") }
+        if failing { throw ExitCode.failure }
+    }
+}

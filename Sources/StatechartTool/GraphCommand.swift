@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import Statecharts
+import StatechartsSCXML
+
+/// `statechart graph [CHART] --format mermaid|dot|scxml|svg`: a picture of a chart.
+public struct GraphCommand: ParsableCommand {
+    /// The command's description.
+    public static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Draw an SCXML chart as Mermaid, Graphviz DOT or SVG, or write it back as SCXML.",
+        discussion: """
+            mermaid prints a stateDiagram-v2 for Markdown; dot prints a Graphviz digraph; svg runs \
+            Graphviz's dot (Debian package graphviz) on it; scxml writes the chart as an SCXML document.
+            """)
+
+    /// The output formats.
+    public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable {
+        /// A Mermaid `stateDiagram-v2`.
+        case mermaid
+        /// A Graphviz `digraph`.
+        case dot
+        /// SVG, rendered by Graphviz.
+        case svg
+        /// An SCXML document.
+        case scxml
+    }
+
+    /// The chart.
+    @Argument(help: "An SCXML document; the bundled media player when omitted.")
+    public var chart: String?
+
+    /// The output format.
+    @Option(help: "mermaid, dot, svg or scxml.")
+    public var format: Format = .mermaid
+
+    /// Where to write; standard output when omitted.
+    @Option(name: .shortAndLong, help: "A file to write instead of standard output.")
+    public var output: String?
+
+    /// A command ready to parse.
+    public init() {}
+
+    /// Writes the picture.
+    public func run() throws {
+        let source = try ChartSource.load(chart)
+        let statechart = source.chart.statechart
+        let text: String
+        switch format {
+        case .mermaid: text = statechart.mermaid()
+        case .dot: text = statechart.dot()
+        case .svg: text = try Self.render(statechart.dot())
+        case .scxml: text = SCXMLWriter.write(source.chart.document)
+        }
+        if let output {
+            do {
+                try text.write(toFile: output, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandError("cannot write \(output): \(error.localizedDescription)")
+            }
+        } else {
+            print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
+        }
+    }
+
+    /// SVG from DOT, by Graphviz's `dot`.
+    static func render(_ dot: String) throws -> String {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        guard
+            let executable = paths.map({ "\($0)/dot" }).first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
+            throw CommandError("--format svg needs Graphviz's dot, which is not installed (apt-get install graphviz)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-Tsvg"]
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw CommandError("cannot run \(executable): \(error.localizedDescription)")
+        }
+        input.fileHandleForWriting.write(Data(dot.utf8))
+        try? input.fileHandleForWriting.close()
+        let svg = output.fileHandleForReading.readDataToEndOfFile()
+        let problems = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CommandError("Graphviz's dot failed: \(String(decoding: problems, as: UTF8.self))")
+        }
+        return String(decoding: svg, as: UTF8.self)
+    }
+}

@@ -1,0 +1,18 @@
+/// What a machine can take now.
+extension StateMachine {
+    /// The names of the chart's events (``Statechart/eventNames``) that a transition of an active
+    /// state or of one of its ancestors takes now, guards aside: what a person at a prompt, or a
+    /// menu of actions, may offer.
+    ///
+    /// - Complexity: O(*s* × *t*) for *s* states and *t* transitions: for tools, not for every
+    ///   event of a busy machine.
+    public var handledEventNames: [String] {
+        guard status == .running else { return [] }
+        let analysis = ChartAnalysis(chart)
+        var atomic: [Int] = []
+        active.forEachAscending { state in
+            if chart.layout.kinds[state].isAtomic { atomic.append(state) }
+        }
+        return analysis.eventNames.filter { name in atomic.contains { analysis.handles($0, name: name) } }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// `statechart check` on fixtures that each have exactly one defect, and on the shipped examples.
+@Suite(.enabled(if: CommandLine.binary != nil, CommandLine.missing))
+struct CheckCommandTests {
+    static let fixtures = "Tests/StatechartToolTests/Fixtures/checks"
+
+    @Test(
+        "each fixture gets exactly its finding, at its line and column",
+        arguments: [
+            ("unreachable", "6:3: warning: the state 'island' can never be entered", "unreachableState"),
+            ("trap", "5:3: warning: the state 'stuck' is a trap", "trap"),
+            ("shadowed", "6:5: warning: the transition on 'go' of 'a' can never fire", "shadowedTransition"),
+            ("conflicting", "6:5: warning: 'a' has two unguarded transitions on 'go'", "conflictingTransitions"),
+            (
+                "regions", "6:37: warning: on 'stop', the transitions of 'l' (5:36) and 'r' both leave",
+                "conflictingRegions"
+            ),
+            ("never-completes", "13:5: warning: 'p' can never complete", "neverCompletes"),
+        ])
+    func fixture(name: String, finding: String, code: String) throws {
+        let path = "\(Self.fixtures)/\(name).scxml"
+        let output = try CommandLine.run(["check", path])
+        #expect(output.status == 0, "warnings alone do not fail the check")
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.hasPrefix("\(path):\(finding)") == true, "\(lines)")
+        #expect(lines.first?.hasSuffix("[\(code)]") == true)
+        #expect(lines.last?.hasSuffix("0 errors, 1 warning") == true)
+
+        let strict = try CommandLine.run(["check", "--strict", path])
+        #expect(strict.status != 0, "--strict fails on warnings")
+    }
+
+    @Test(
+        "the shipped examples and the bundled chart have no findings",
+        arguments: [
+            ["check"], ["check", "--strict", "Examples/lamp.scxml"],
+            ["check", "--strict", "Examples/media-player.scxml"],
+        ])
+    func examplesAreClean(arguments: [String]) throws {
+        let output = try CommandLine.run(arguments)
+        #expect(output.status == 0)
+        #expect(output.standardOutput.hasSuffix(", 0 errors, 0 warnings\n"), "\(output.standardOutput)")
+    }
+
+    @Test("--table prints the completeness table")
+    func table() throws {
+        let output = try CommandLine.run(["check", "--table", "Examples/lamp.scxml"])
+        #expect(
+            output.standardOutput == """
+                Examples/lamp.scxml: 4 states reachable, 0 errors, 0 warnings
+
+                state   toggle  timeout  brighter  dimmer
+                off     yes     -        -         -
+                dim     yes     yes      yes       -
+                bright  yes     yes      -         yes
+
+                """)
+    }
+
+    @Test("--json prints the findings")
+    func json() throws {
+        let output = try CommandLine.run(["check", "--json", "\(Self.fixtures)/trap.scxml"])
+        struct Finding: Decodable, Equatable {
+            var severity: String
+            var code: String
+            var state: String?
+            var location: String?
+        }
+        let findings = try JSONDecoder().decode([Finding].self, from: Data(output.standardOutput.utf8))
+        #expect(
+            findings == [
+                Finding(severity: "warning", code: "trap", state: "stuck", location: "\(Self.fixtures)/trap.scxml:5:3")
+            ])
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// `statechart graph`: golden pictures of the shipped examples.
+@Suite(.enabled(if: CommandLine.binary != nil, CommandLine.missing))
+struct GraphCommandTests {
+    func golden(_ name: String) throws -> String {
+        try String(contentsOf: CommandLine.fixtures.appendingPathComponent("golden/\(name)"), encoding: .utf8)
+    }
+
+    @Test(
+        "Mermaid and DOT of each example match their golden files",
+        arguments: [
+            ("lamp", "mermaid", "lamp.mmd"), ("lamp", "dot", "lamp.dot"),
+            ("media-player", "mermaid", "media-player.mmd"), ("media-player", "dot", "media-player.dot"),
+        ])
+    func golden(example: String, format: String, file: String) throws {
+        let output = try CommandLine.run(["graph", "Examples/\(example).scxml", "--format", format])
+        #expect(output.status == 0)
+        #expect(output.standardOutput == (try golden(file)))
+    }
+
+    @Test("--format scxml writes a document that reads back to the same picture")
+    func scxmlRoundTrip() throws {
+        let directory = try CommandLine.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("written.scxml")
+        let written = try CommandLine.run([
+            "graph", "Examples/media-player.scxml", "--format", "scxml", "-o", file.path,
+        ])
+        #expect(written.status == 0)
+        let again = try CommandLine.run(["graph", file.path, "--format", "mermaid"])
+        #expect(again.standardOutput == (try golden("media-player.mmd")))
+    }
+
+    @Test("--format svg renders with Graphviz when it is installed, and says how to install it otherwise")
+    func svg() throws {
+        let output = try CommandLine.run(["graph", "Examples/lamp.scxml", "--format", "svg"])
+        let hasDot = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"].contains {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        if hasDot {
+            #expect(output.status == 0)
+            #expect(output.standardOutput.contains("<svg"))
+            #expect(output.standardOutput.contains(">dim</text>"))
+        } else {
+            #expect(output.status != 0)
+            #expect(output.standardError.contains("apt-get install graphviz"))
+        }
+    }
+
+    @Test("an unknown format is refused with the formats there are")
+    func unknownFormat() throws {
+        let output = try CommandLine.run(["graph", "--format", "png"])
+        #expect(output.status != 0)
+        #expect(output.standardError.contains("mermaid"))
+    }
+}

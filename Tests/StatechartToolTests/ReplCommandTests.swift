@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// `statechart repl`, with its input piped in.
+@Suite(.enabled(if: CommandLine.binary != nil, CommandLine.missing))
+struct ReplCommandTests {
+    @Test("typed events and waits move the machine; the events handled now follow each step")
+    func session() throws {
+        let output = try CommandLine.run(
+            ["repl", "Examples/lamp.scxml"], input: "toggle\nstates\nfly\nwait 61s\nhelp\ntoggle\nquit\ntoggle\n")
+        #expect(output.status == 0)
+        #expect(
+            output.standardOutput == """
+                Examples/lamp.scxml: events are toggle, timeout, brighter, dimmer. Type help for commands.
+                start → [off]
+                  events now: toggle
+                > toggle → [dim]
+                  events now: toggle, timeout, brighter
+                > configuration: [on, dim]
+                > error: the chart has no event 'fly'; its events are toggle, timeout, brighter, dimmer
+                >   log lamp: no one touched it for a minute
+                wait 61s → [off]
+                  events now: toggle
+                > an event name sends it; wait 5s lets time pass; states shows every active state; quit leaves
+                > toggle → [dim]
+                  events now: toggle, timeout, brighter
+                > 
+                """)
+    }
+
+    @Test("the bundled media player runs when no chart is given; the end of input ends the session")
+    func bundled() throws {
+        let output = try CommandLine.run(["repl"], input: "play\neject\nstop\n")
+        #expect(output.status == 0)
+        #expect(
+            output.standardOutput.contains("play → [playing, audible]\n  events now: stop, scrub, tick, pause, mute\n"))
+        #expect(output.standardOutput.contains("eject (not handled) → [playing, audible]"))
+        #expect(output.standardOutput.hasSuffix("stop → [stopped]\n  events now: play, eject\n> \n"))
+    }
+
+    @Test("an unknown file is one line and a non-zero status")
+    func unknownFile() throws {
+        let output = try CommandLine.run(["repl", "missing.scxml"], input: "")
+        #expect(output.status != 0)
+        #expect(output.standardError == "Error: no such file: missing.scxml\n")
+    }
+}
