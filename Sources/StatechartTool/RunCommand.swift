@@ -23,11 +23,11 @@ public struct RunCommand: ParsableCommand {
     public var chart: String?
 
     /// Steps, comma-separated.
-    @Option(help: "Steps, separated by commas: play,wait 2s,pause.")
+    @Option(name: .shortAndLong, help: "Steps, separated by commas: play,wait 2s,pause.")
     public var events: String?
 
     /// A file of steps.
-    @Option(help: "A file of steps, one per line; # starts a comment.")
+    @Option(name: .shortAndLong, help: "A file of steps, one per line; # starts a comment.")
     public var script: String?
 
     /// Whether to print every microstep.

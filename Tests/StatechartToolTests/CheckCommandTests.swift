@@ -10,6 +10,7 @@ struct CheckCommandTests {
         "each fixture gets exactly its finding, at its line and column",
         arguments: [
             ("unreachable", "6:3: warning: the state 'island' can never be entered", "unreachableState"),
+            ("unreachable-final", "6:3: warning: the final state 'end' can never be entered", "unreachableFinalState"),
             ("trap", "5:3: warning: the state 'stuck' is a trap", "trap"),
             ("shadowed", "6:5: warning: the transition on 'go' of 'a' can never fire", "shadowedTransition"),
             ("conflicting", "6:5: warning: 'a' has two unguarded transitions on 'go'", "conflictingTransitions"),

@@ -75,7 +75,9 @@ extension ChartAnalysis {
             let isFinal = layout.kinds[state] == .final
             let message =
                 isFinal
-                ? "the final state '\(name(of: state))' can never be entered, so '\(name(of: parent))' never completes through it"
+                ? "the final state '\(name(of: state))' can never be entered, so "
+                    + (parent == 0
+                        ? "the machine never finishes there" : "'\(name(of: parent))' never completes through it")
                 : "the state '\(name(of: state))' can never be entered: no transition of a reachable state leads to it"
             found.append(
                 Diagnostic(
@@ -86,9 +88,10 @@ extension ChartAnalysis {
     }
 
     func trapDiagnostics() -> [Diagnostic] {
+        let leaving = regionsLeavingTheirParallelState()
         var found: [Diagnostic] = []
         for state in 1..<max(layout.stateCount, 1)
-        where layout.kinds[state] == .atomic && reachable[state] && !canLeave(state) {
+        where layout.kinds[state] == .atomic && reachable[state] && !canLeave(state, leaving: leaving) {
             found.append(
                 Diagnostic(
                     .warning, .trap,
@@ -98,22 +101,44 @@ extension ChartAnalysis {
         return found
     }
 
-    /// Whether some transition that can be enabled while `state` is active exits it.
-    func canLeave(_ state: Int) -> Bool {
+    /// For each parallel state, its regions that hold a transition leaving it.
+    func regionsLeavingTheirParallelState() -> [Int: Set<Int>] {
+        var leaving: [Int: Set<Int>] = [:]
+        for source in 1..<max(layout.stateCount, 1) where reachable[source] {
+            for transition in transitionsBySource[source] {
+                let domain = domain(of: transition)
+                guard domain >= 0 else { continue }
+                var region = source
+                var ancestor = Int(layout.parents[source])
+                while ancestor > 0 {
+                    if layout.kinds[ancestor] == .parallel && !layout.isDescendant(domain, of: ancestor) {
+                        leaving[ancestor, default: []].insert(region)
+                    }
+                    region = ancestor
+                    ancestor = Int(layout.parents[ancestor])
+                }
+            }
+        }
+        return leaving
+    }
+
+    /// Whether some transition that can be enabled while `state` is active exits it: one of it or
+    /// an ancestor, or one in another region of a parallel ancestor that leaves that parallel state.
+    func canLeave(_ state: Int, leaving: [Int: Set<Int>]) -> Bool {
         var ancestor = state
         while ancestor > 0 {
             if transitionsBySource[ancestor].contains(where: { exits($0, state) }) { return true }
             ancestor = Int(layout.parents[ancestor])
         }
-        // Transitions of the parallel regions beside it.
+        var region = state
         var parallel = Int(layout.parents[state])
         while parallel > 0 {
-            if layout.kinds[parallel] == .parallel {
-                for other in (parallel + 1)...Int(layout.subtreeEnds[parallel])
-                where reachable[other] && !transitionsBySource[other].isEmpty && areOrthogonal(state, other) {
-                    if transitionsBySource[other].contains(where: { exits($0, state) }) { return true }
-                }
+            if layout.kinds[parallel] == .parallel, let regions = leaving[parallel],
+                regions.contains(where: { $0 != region })
+            {
+                return true
             }
+            region = parallel
             parallel = Int(layout.parents[parallel])
         }
         return false
@@ -204,26 +229,56 @@ extension ChartAnalysis {
         var reported: Set<Int> = []
         for event in order {
             guard let transitions = byEvent[event], transitions.count > 1 else { continue }
-            for (position, later) in transitions.enumerated() where !reported.contains(later) {
-                let laterSource = Int(layout.sources[later])
-                for earlier in transitions[..<position] {
-                    let earlierSource = Int(layout.sources[earlier])
-                    guard areOrthogonal(earlierSource, laterSource) else { continue }
-                    let first = domain(of: earlier)
-                    let second = domain(of: later)
-                    guard
-                        layout.isDescendant(first, of: second) || layout.isDescendant(second, of: first)
-                            || first == second
-                    else { continue }
-                    reported.insert(later)
-                    let earlierAt = location(ofTransition: earlier).map { " (\($0.line):\($0.column))" } ?? ""
-                    found.append(
-                        Diagnostic(
-                            .warning, .conflictingRegions,
-                            "on '\(event)', the transitions of '\(name(of: earlierSource))'\(earlierAt) and '\(name(of: laterSource))' both leave their parallel state; the first in document order is taken and this one never fires while '\(name(of: earlierSource))' is active",
-                            state: value(of: laterSource), location: location(ofTransition: later)))
-                    break
+            // Only transitions below a common parallel state can conflict: group them by each
+            // parallel ancestor of their source.
+            var groups: [Int: [Int]] = [:]
+            for transition in transitions {
+                var ancestor = Int(layout.parents[Int(layout.sources[transition])])
+                while ancestor > 0 {
+                    if layout.kinds[ancestor] == .parallel { groups[ancestor, default: []].append(transition) }
+                    ancestor = Int(layout.parents[ancestor])
                 }
+            }
+            for parallel in groups.keys.sorted() {
+                guard let group = groups[parallel], group.count > 1 else { continue }
+                found += conflicts(in: group, below: parallel, on: event, reported: &reported)
+            }
+        }
+        return found
+    }
+
+    /// The conflicts among transitions on `event` below one parallel state, in document order.
+    ///
+    /// Transitions in different regions conflict only when one of them leaves the parallel state
+    /// (otherwise each stays inside its own region), so each transition is compared with every
+    /// earlier one only if it leaves, and otherwise with the earlier ones that leave.
+    func conflicts(
+        in transitions: [Int], below parallel: Int, on event: String, reported: inout Set<Int>
+    ) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        var leavingSoFar: [Int] = []
+        for (position, later) in transitions.enumerated() {
+            let leaves = !layout.isDescendant(domain(of: later), of: parallel)
+            defer { if leaves { leavingSoFar.append(later) } }
+            guard !reported.contains(later) else { continue }
+            let laterSource = Int(layout.sources[later])
+            for earlier in leaves ? Array(transitions[..<position]) : leavingSoFar {
+                let earlierSource = Int(layout.sources[earlier])
+                guard areOrthogonal(earlierSource, laterSource) else { continue }
+                let first = domain(of: earlier)
+                let second = domain(of: later)
+                guard
+                    layout.isDescendant(first, of: second) || layout.isDescendant(second, of: first)
+                        || first == second
+                else { continue }
+                reported.insert(later)
+                let earlierAt = location(ofTransition: earlier).map { " (\($0.line):\($0.column))" } ?? ""
+                found.append(
+                    Diagnostic(
+                        .warning, .conflictingRegions,
+                        "on '\(event)', the transitions of '\(name(of: earlierSource))'\(earlierAt) and '\(name(of: laterSource))' both leave their parallel state; the first in document order is taken and this one never fires while '\(name(of: earlierSource))' is active",
+                        state: value(of: laterSource), location: location(ofTransition: later)))
+                break
             }
         }
         return found

@@ -8,7 +8,7 @@ import Statecharts
 /// built (``problem(with:as:)``), so that a document it cannot run is reported, never guessed at.
 /// Each machine then gets its own instance.
 ///
-/// A model is `Codable`: its variables are part of a machine's ``MachineArchive``.
+/// A model is `Codable`: its variables are part of a machine's `MachineArchive`.
 public protocol SCXMLDataModel: Sendable, Codable {
     /// The values of the `datamodel` attribute this model implements, such as `"null"`.
     static var names: Set<String> { get }

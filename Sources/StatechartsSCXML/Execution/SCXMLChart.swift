@@ -27,13 +27,13 @@ public struct SCXMLChart: Sendable {
         return statechart.makeMachine(context: session, unhandledEvents: unhandledEvents)
     }
 
-    /// A machine of the chart in the state `archive` recorded (see ``StateMachine/archive()``).
+    /// A machine of the chart in the state `archive` recorded (see `StateMachine.archive()`).
     ///
     /// - Parameters:
     ///   - archive: The archive of a machine of this chart.
     ///   - unhandledEvents: What to do with an event that no transition handles.
     ///   - log: Where `<log>` elements write; `nil` to discard them.
-    /// - Throws: ``MachineArchiveError`` when the archive does not fit the chart.
+    /// - Throws: `MachineArchiveError` when the archive does not fit the chart.
     public func restoreMachine(
         from archive: MachineArchive<String, SCXMLEvent, SCXMLSession>, unhandledEvents: UnhandledEventPolicy = .ignore,
         log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
