@@ -8,12 +8,16 @@ let package = Package(
         .library(name: "Statecharts", targets: ["Statecharts"]),
         .library(name: "StatechartsSCXML", targets: ["StatechartsSCXML"]),
         .executable(name: "statechart", targets: ["statechart"]),
+        // The commands of the tool, for tests and the fuzz targets in Fuzz/.
+        .library(name: "StatechartTool", targets: ["StatechartTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // Tests only: a clock the runtime tests advance by hand.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
+        // Tests only: property checks with shrinking.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The engine: charts, machines and the W3C SCXML algorithm. No dependencies.
@@ -35,7 +39,12 @@ let package = Package(
             name: "StatechartsRuntimeTests",
             dependencies: ["Statecharts", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(
-            name: "StatechartsSCXMLTests", dependencies: ["StatechartsSCXML", "StatechartTool"], exclude: ["Fixtures"]),
+            name: "StatechartsSCXMLTests",
+            dependencies: [
+                "Statecharts", "StatechartsSCXML", "StatechartTool",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Fixtures"]),
         // End-to-end tests of the `statechart` binary.
         .testTarget(name: "StatechartToolTests", dependencies: ["StatechartTool"], exclude: ["Fixtures"]),
     ]

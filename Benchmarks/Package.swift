@@ -1,6 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// SwiftPM names a package given by path after its folder: the folder the project was cloned into.
+let rootPackage = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "main").lowercased()
+
 let package = Package(
     name: "StatechartsBenchmarks",
     platforms: [.macOS(.v15)],
@@ -10,16 +13,16 @@ let package = Package(
     ],
     targets: [
         // The machines measured, with their hand-written `switch` baselines.
-        .target(name: "BenchmarkCharts", dependencies: [.product(name: "Statecharts", package: "main")]),
+        .target(name: "BenchmarkCharts", dependencies: [.product(name: "Statecharts", package: rootPackage)]),
         // A plain loop over one case, for profilers (perf, valgrind --tool=callgrind).
         .executableTarget(
-            name: "Profile", dependencies: ["BenchmarkCharts", .product(name: "Statecharts", package: "main")]),
+            name: "Profile", dependencies: ["BenchmarkCharts", .product(name: "Statecharts", package: rootPackage)]),
         .executableTarget(
             name: "EngineBenchmarks",
             dependencies: [
                 "BenchmarkCharts",
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Statecharts", package: "main"),
+                .product(name: "Statecharts", package: rootPackage),
             ],
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -28,8 +31,8 @@ let package = Package(
             name: "SCXMLBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Statecharts", package: "main"),
-                .product(name: "StatechartsSCXML", package: "main"),
+                .product(name: "Statecharts", package: rootPackage),
+                .product(name: "StatechartsSCXML", package: rootPackage),
             ],
             path: "Benchmarks/SCXMLBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -29,12 +29,12 @@ struct ChartSource {
             throw CommandError("no such file: \(path)")
         }
         guard !isDirectory.boolValue else { throw CommandError("\(path) is a folder; give an .scxml file") }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw CommandError("\(path) cannot be read as UTF-8 text")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandError("\(path) cannot be read")
         }
         do {
             // Positions are reported against the path as given.
-            return ChartSource(chart: try SCXMLChart.load(text, file: path), name: path, isBundled: false)
+            return ChartSource(chart: try SCXMLChart.load(data, file: path), name: path, isBundled: false)
         } catch {
             throw CommandError(error.description)
         }

@@ -1,7 +1,8 @@
 /// An error a command reports as one line, `Error: ...`, with a non-zero status.
-struct CommandError: Error, CustomStringConvertible {
+public struct CommandError: Error, CustomStringConvertible {
     /// A plain sentence.
-    var description: String
+    public var description: String
 
-    init(_ description: String) { self.description = description }
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
 }

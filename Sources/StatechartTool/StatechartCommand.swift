@@ -6,7 +6,10 @@ public struct StatechartCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "statechart",
         abstract: "Run, check, draw and test statecharts written in SCXML.",
-        subcommands: [RunCommand.self, ReplCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self])
+        subcommands: [
+            RunCommand.self, ReplCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self,
+            DifferentialCommand.self,
+        ])
 
     /// A command ready to parse.
     public init() {}

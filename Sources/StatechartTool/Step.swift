@@ -1,14 +1,14 @@
 import Foundation
 
 /// One step of a run: an event to send or time to let pass.
-enum Step: Equatable {
+public enum Step: Equatable, Sendable {
     /// Send the event with this name.
     case event(String)
     /// Move the virtual clock forward.
     case wait(Duration, written: String)
 
     /// How the step is shown in a run's output.
-    var label: String {
+    public var label: String {
         switch self {
         case .event(let name): name
         case .wait(_, let written): "wait \(written)"
@@ -18,7 +18,7 @@ enum Step: Equatable {
     /// A step from its written form: `wait 5s`, `+5s` or an event name.
     ///
     /// - Throws: ``CommandError`` for a wait whose duration cannot be read.
-    init(parsing text: String) throws(CommandError) {
+    public init(parsing text: String) throws(CommandError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         var duration: String?
         if trimmed.hasPrefix("+") {
@@ -40,7 +40,7 @@ enum Step: Equatable {
     /// The steps of a script: one per line; blank lines and lines starting with `#` are skipped.
     ///
     /// - Throws: ``CommandError`` naming the line of a step that cannot be read.
-    static func script(_ text: String, file: String) throws(CommandError) -> [Step] {
+    public static func script(_ text: String, file: String) throws(CommandError) -> [Step] {
         var steps: [Step] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -55,7 +55,7 @@ enum Step: Equatable {
     }
 
     /// `5s`, `250ms`, `2m`, `1h`, `1.5s`.
-    static func duration(_ text: String) -> Duration? {
+    public static func duration(_ text: String) -> Duration? {
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         for unit in units where text.hasSuffix(unit.suffix) {
             guard let value = Double(text.dropLast(unit.suffix.count)), value >= 0 else { return nil }

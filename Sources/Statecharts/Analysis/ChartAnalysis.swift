@@ -18,7 +18,9 @@ struct ChartAnalysis<State: Hashable & Sendable, Event: StatechartEvent, Context
     /// event type's kinds and then of first mention.
     let eventNames: [String]
 
-    init(_ storage: ChartStorage<State, Event, Context>) {
+    /// The facts of `storage`'s chart; without `reachability`, every state counts as reachable
+    /// (for questions about events only, which need not pay for the fixed point).
+    init(_ storage: ChartStorage<State, Event, Context>, reachability: Bool = true) {
         self.storage = storage
         let layout = storage.layout
         var bySource = Array(repeating: [Int](), count: layout.stateCount)
@@ -26,7 +28,10 @@ struct ChartAnalysis<State: Hashable & Sendable, Event: StatechartEvent, Context
             bySource[Int(layout.sources[transition])].append(transition)
         }
         transitionsBySource = bySource
-        reachable = Self.reachableStates(layout: layout, transitionsBySource: bySource)
+        reachable =
+            reachability
+            ? Self.reachableStates(layout: layout, transitionsBySource: bySource)
+            : Array(repeating: true, count: layout.stateCount)
         eventNames = Self.eventNames(storage)
     }
 

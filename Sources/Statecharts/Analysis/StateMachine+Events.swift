@@ -8,7 +8,7 @@ extension StateMachine {
     ///   event of a busy machine.
     public var handledEventNames: [String] {
         guard status == .running else { return [] }
-        let analysis = ChartAnalysis(chart)
+        let analysis = ChartAnalysis(chart, reachability: false)
         var atomic: [Int] = []
         active.forEachAscending { state in
             if chart.layout.kinds[state].isAtomic { atomic.append(state) }

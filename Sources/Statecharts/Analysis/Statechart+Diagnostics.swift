@@ -52,13 +52,13 @@ extension Statechart {
     /// The names of the events a user can send that this chart knows: every kind of the event
     /// type, then every name its transitions mention. Events the engine raises (`done.*`,
     /// `error.*`) are left out.
-    public var eventNames: [String] { ChartAnalysis(storage).eventNames }
+    public var eventNames: [String] { ChartAnalysis(storage, reachability: false).eventNames }
 
     /// The names of ``eventNames`` that `state` or one of its ancestors has a transition for
     /// (guarded or not).
     public func handledEventNames(in state: State) -> [String] {
         guard let index = storage.stateIndices[state] else { return [] }
-        let analysis = ChartAnalysis(storage)
+        let analysis = ChartAnalysis(storage, reachability: false)
         return analysis.eventNames.filter { analysis.handles(Int(index), name: $0) }
     }
 }

@@ -111,6 +111,10 @@ extension ChartCompiler {
         let budget = 1 << 22
         layout.entryPlanOffsets = []
         layout.hasEntryPlan = Array(repeating: false, count: layout.transitionCount)
+        // One entry set for all transitions, emptied member by member: a chart of n states and
+        // n transitions costs no n-bit allocation per transition.
+        var set = EntrySet(capacity: layout.stateCount)
+        var members: [Int] = []
         for transition in 0..<layout.transitionCount {
             layout.entryPlanOffsets.append(Int32(layout.entryPlans.count))
             let flags = layout.transitionFlags[transition]
@@ -126,14 +130,21 @@ extension ChartCompiler {
             let domain = isRootInitial ? 0 : layout.domain(source: source, flags: flags, effectiveTargets: targets)
             layout.staticDomains[transition] = Int32(domain)
             guard layout.entryPlans.count < budget else { continue }
-            var set = EntrySet(capacity: layout.stateCount)
             layout.addEntrySet(of: transition, domain: domain, history: [], into: &set)
-            if set.usedHistory || !set.historyContent.isEmpty { continue }
-            set.states.forEachAscending { state in
-                let bit = set.defaultEntry.contains(state) ? ChartLayout.defaultEntryBit : 0
-                layout.entryPlans.append(Int32(state) | bit)
+            members.removeAll(keepingCapacity: true)
+            set.states.forEachAscending { members.append($0) }
+            let usable = !set.usedHistory && set.historyContent.isEmpty
+            for state in members {
+                if usable {
+                    let bit = set.defaultEntry.contains(state) ? ChartLayout.defaultEntryBit : 0
+                    layout.entryPlans.append(Int32(state) | bit)
+                }
+                set.states.remove(state)
+                set.defaultEntry.remove(state)
             }
-            layout.hasEntryPlan[transition] = true
+            set.usedHistory = false
+            set.historyContent.removeAll(keepingCapacity: true)
+            if usable { layout.hasEntryPlan[transition] = true }
         }
         layout.entryPlanOffsets.append(Int32(layout.entryPlans.count))
     }

@@ -260,34 +260,47 @@ extension ChartCompiler {
     /// a parallel state.
     mutating func checkCompatible(_ targets: [Int], what: String, state: Int, location: SourcePosition?) {
         guard targets.count > 1 else { return }
-        for first in 0..<targets.count {
-            for second in (first + 1)..<targets.count {
-                let a = targets[first]
-                let b = targets[second]
-                let related = layout.isDescendant(a, of: b) || layout.isDescendant(b, of: a)
-                if related || layout.kinds[leastCommonAncestor(a, b)] != .parallel {
-                    problems.append(
-                        ChartProblem(
-                            code: .incompatibleTargets,
-                            message:
-                                "\(what) include '\(names[a])' and '\(names[b])', which cannot be active at the same time",
-                            state: names[state], location: location))
+        // Targets can be active together when every two of them meet, walking up the tree, at a
+        // parallel state, coming from different children. One walk per target, stopped where it
+        // meets an earlier walk, checks every pair in O(targets × depth).
+        var reachedFrom: [Int: (child: Int, target: Int)] = [:]
+        var isTarget: [Int: Bool] = [:]
+        func conflict(_ a: Int, _ b: Int) {
+            problems.append(
+                ChartProblem(
+                    code: .incompatibleTargets,
+                    message: "\(what) include '\(names[a])' and '\(names[b])', which cannot be active at the same time",
+                    state: names[state], location: location))
+        }
+        for target in targets {
+            if isTarget[target] != nil {
+                conflict(target, target)
+                return
+            }
+            if let below = reachedFrom[target] {
+                conflict(below.target, target)
+                return
+            }
+            isTarget[target] = true
+            var child = target
+            var ancestor = Int(layout.parents[target])
+            while ancestor >= 0 {
+                if isTarget[ancestor] != nil {
+                    conflict(ancestor, target)
                     return
                 }
+                if let earlier = reachedFrom[ancestor] {
+                    if layout.kinds[ancestor] != .parallel || earlier.child == child {
+                        conflict(earlier.target, target)
+                        return
+                    }
+                    break
+                }
+                reachedFrom[ancestor] = (child, target)
+                child = ancestor
+                ancestor = Int(layout.parents[ancestor])
             }
         }
-    }
-
-    func leastCommonAncestor(_ first: Int, _ second: Int) -> Int {
-        var a = first
-        var b = second
-        while layout.depths[a] > layout.depths[b] { a = Int(layout.parents[a]) }
-        while layout.depths[b] > layout.depths[a] { b = Int(layout.parents[b]) }
-        while a != b {
-            a = Int(layout.parents[a])
-            b = Int(layout.parents[b])
-        }
-        return a
     }
 }
 

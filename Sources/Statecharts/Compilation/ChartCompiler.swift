@@ -235,6 +235,7 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
             if !state.entry.isEmpty { flags.insert(.hasEntryActions) }
             if !state.exit.isEmpty { flags.insert(.hasExitActions) }
             if layout.kinds[index] == .final { flags.insert(.isFinal) }
+            if state.declaredKind == .parallel && index != 0 { flags.insert(.declaredParallel) }
             if state.children.contains(where: { layout.kinds[$0].isHistory }) { flags.insert(.hasHistoryChildren) }
             if state.transitions.contains(where: { if case .after = $0.trigger { true } else { false } }) {
                 flags.insert(.hasTimeouts)
@@ -284,7 +285,10 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
         if index == 0 { return .root }
         let state = flat[index]
         switch state.declaredKind {
-        case .parallel: return .parallel
+        case .parallel:
+            // A parallel state without child states is atomic (SCXML's `isAtomicState`): it takes
+            // events itself, as a state without children does.
+            return state.children.contains(where: { flat[$0].declaredKind != .history }) ? .parallel : .atomic
         case .final: return .final
         case .history: return state.historyType == .deep ? .deepHistory : .shallowHistory
         case .state:
@@ -305,7 +309,7 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
         }
         switch state.declaredKind {
         case .history:
-            if flat[state.parent].declaredKind == .parallel || layout.kinds[state.parent] == .compound {
+            if layout.kinds[state.parent] == .parallel || layout.kinds[state.parent] == .compound {
                 break
             }
             if state.parent == 0 {

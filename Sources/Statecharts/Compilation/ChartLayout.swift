@@ -189,6 +189,8 @@ struct StateFlags: OptionSet, Sendable {
     @usableFromInline static let hasInitialAction = StateFlags(rawValue: 1 << 5)
     @usableFromInline static let isFinal = StateFlags(rawValue: 1 << 6)
     @usableFromInline static let hasInvocations = StateFlags(rawValue: 1 << 7)
+    /// Written as a parallel state; without child states it is atomic in ``ChartLayout/kinds``.
+    @usableFromInline static let declaredParallel = StateFlags(rawValue: 1 << 8)
 
     /// Anything to do on entry besides joining the configuration.
     @usableFromInline static let entryWork: StateFlags = [

@@ -3,6 +3,7 @@ extension Statechart {
     /// The kind of `state`, or `nil` if the chart has no such state.
     public func kind(of state: State) -> StateKind? {
         guard let index = storage.stateIndices[state] else { return nil }
+        if storage.layout.stateFlags[Int(index)].contains(.declaredParallel) { return .parallel }
         switch storage.layout.kinds[Int(index)] {
         case .atomic, .compound, .root: return .state
         case .parallel: return .parallel

@@ -130,12 +130,21 @@ struct StateSet: Hashable, Sendable {
     /// Calls `body` for each member in ascending (document, entry) order.
     @inlinable
     func forEachAscending(_ body: (Int) throws -> Void) rethrows {
-        for index in 0..<wordCount {
-            var bits = word(index)
-            while bits != 0 {
-                let bit = bits.trailingZeroBitCount
-                try body((index << 6) + bit)
-                bits &= bits &- 1
+        var bits = first
+        while bits != 0 {
+            try body(bits.trailingZeroBitCount)
+            bits &= bits &- 1
+        }
+        guard !rest.isEmpty else { return }
+        // One buffer for the whole scan: large sets are scanned word by word without touching the
+        // array's reference count for each word.
+        try rest.withUnsafeBufferPointer { words in
+            for index in words.indices {
+                var bits = words[index]
+                while bits != 0 {
+                    try body(((index &+ 1) << 6) + bits.trailingZeroBitCount)
+                    bits &= bits &- 1
+                }
             }
         }
     }

@@ -327,6 +327,15 @@ extension SCXMLChart {
         try load(SCXMLReader.read(text, file: file), dataModels: dataModels)
     }
 
+    /// Reads a document from its bytes and builds its chart.
+    ///
+    /// - Throws: ``SCXMLError`` with every problem of the document and of its chart.
+    public static func load(
+        _ data: Data, file: String, dataModels: [any SCXMLDataModel.Type] = SCXMLDocument.builtInDataModels
+    ) throws(SCXMLError) -> SCXMLChart {
+        try load(SCXMLReader.read(data, file: file), dataModels: dataModels)
+    }
+
     static func load(_ result: SCXMLReadResult, dataModels: [any SCXMLDataModel.Type]) throws(SCXMLError) -> SCXMLChart
     {
         let document = try result.get()

@@ -46,7 +46,12 @@ public enum SCXMLReader {
     ///   - data: The document's bytes, in the encoding its XML declaration names (UTF-8 by default).
     ///   - file: The name diagnostics give the document.
     public static func read(_ data: Data, file: String) -> SCXMLReadResult {
-        let builder = XMLTreeBuilder(data: data, file: file, maximumDepth: maximumDepth)
+        let utf8: Data
+        switch utf8Document(from: data, file: file) {
+        case .success(let converted): utf8 = converted
+        case .failure(let error): return SCXMLReadResult(document: nil, diagnostics: error.diagnostics)
+        }
+        let builder = XMLTreeBuilder(data: utf8, file: file, maximumDepth: maximumDepth)
         guard let root = builder.parse() else {
             return SCXMLReadResult(document: nil, diagnostics: builder.diagnostics)
         }
@@ -69,5 +74,108 @@ public struct SCXMLReadResult: Sendable {
     public func get() throws(SCXMLError) -> SCXMLDocument {
         guard let document else { throw SCXMLError(diagnostics: diagnostics) }
         return document
+    }
+}
+
+extension SCXMLReader {
+    // MARK: - Encoding
+
+    /// The document as valid UTF-8, for the XML parser (the parser of swift-corelibs-foundation
+    /// traps on names that are not valid UTF-8, so no other bytes reach it).
+    ///
+    /// UTF-8 is checked; UTF-16 (with a byte order mark), ISO-8859-1, US-ASCII and Windows-1252
+    /// are converted, with the XML declaration's encoding changed to UTF-8; other encodings are
+    /// reported.
+    static func utf8Document(from data: Data, file: String) -> Result<Data, SCXMLError> {
+        let start = SourcePosition(file: file, line: 1, column: 1)
+        func problem(_ severity: SCXMLDiagnostic.Severity, _ message: String, at location: SourcePosition) -> SCXMLError
+        {
+            SCXMLError(diagnostics: [SCXMLDiagnostic(severity, message, at: location)])
+        }
+        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) {
+            guard let text = String(data: data, encoding: .utf16) else {
+                return .failure(problem(.error, "the document is not valid UTF-16", at: start))
+            }
+            return .success(Data(declaringUTF8(text.drop { $0 == "\u{FEFF}" }).utf8))
+        }
+        let declared = declaredEncoding(in: data)?.lowercased() ?? "utf-8"
+        let encodings: [String: String.Encoding] = [
+            "iso-8859-1": .isoLatin1, "iso_8859-1": .isoLatin1, "latin1": .isoLatin1, "latin-1": .isoLatin1,
+            "us-ascii": .ascii, "ascii": .ascii, "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252,
+        ]
+        if declared == "utf-8" || declared == "utf8" {
+            if let invalid = firstInvalidUTF8(in: data) {
+                return .failure(
+                    problem(
+                        .error, "the document is not valid UTF-8 here", at: position(of: invalid, in: data, file: file))
+                )
+            }
+            return .success(data)
+        }
+        guard let encoding = encodings[declared] else {
+            return .failure(
+                problem(
+                    .error,
+                    "the document declares the encoding '\(declared.prefix(40))', which is not read; use UTF-8",
+                    at: start))
+        }
+        guard let text = String(data: data, encoding: encoding) else {
+            return .failure(problem(.error, "the document is not valid \(declared)", at: start))
+        }
+        return .success(Data(declaringUTF8(Substring(text)).utf8))
+    }
+
+    /// `text` with the encoding of its XML declaration, if it has one, changed to UTF-8.
+    static func declaringUTF8(_ text: Substring) -> String {
+        guard text.hasPrefix("<?xml"), let end = text.range(of: "?>"),
+            let key = text[..<end.lowerBound].range(of: "encoding")
+        else { return String(text) }
+        let afterKey = text[key.upperBound..<end.lowerBound]
+        guard let open = afterKey.firstIndex(where: { $0 == "\"" || $0 == "'" }) else { return String(text) }
+        let quote = text[open]
+        guard let close = text[text.index(after: open)..<end.lowerBound].firstIndex(of: quote) else {
+            return String(text)
+        }
+        return String(text[..<text.index(after: open)]) + "UTF-8" + String(text[close...])
+    }
+
+    /// The offset of the first byte that is not valid UTF-8, or `nil`.
+    static func firstInvalidUTF8(in data: Data) -> Int? {
+        var iterator = data.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
+    /// The `encoding` of the XML declaration, if the document starts with one.
+    static func declaredEncoding(in data: Data) -> String? {
+        let head = String(decoding: data.prefix(200), as: UTF8.self)
+        guard head.hasPrefix("<?xml"), let end = head.range(of: "?>") else { return nil }
+        let declaration = head[..<end.lowerBound]
+        guard let key = declaration.range(of: "encoding") else { return nil }
+        let rest = declaration[key.upperBound...].drop { $0 == " " || $0 == "=" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != quote })
+    }
+
+    /// The line and column of byte `offset`.
+    static func position(of offset: Int, in data: Data, file: String) -> SourcePosition {
+        var line = 1
+        var column = 1
+        for byte in data.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return SourcePosition(file: file, line: line, column: column)
     }
 }

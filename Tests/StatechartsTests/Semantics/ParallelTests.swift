@@ -124,4 +124,26 @@ import Testing
         var machine = try started(chart)
         #expect(try logged(&machine) { try $0.send("go") } == ["enter a1", "enter b2"])
     }
+
+    /// Found by the differential runner (seed 3): a parallel state without child states was entered
+    /// but, being neither atomic nor holding regions, could take no event or eventless transition.
+    @Test("a parallel state without child states is atomic: it takes events and eventless transitions")
+    func childlessParallelIsAtomic() throws {
+        let chart = try TestChart(
+            name: "childless",
+            elements: [
+                .state("a", elements: [.transition(.events([.descriptor(EventDescriptor("go"))]), targets: ["p"])]),
+                .state(
+                    "p", kind: .parallel,
+                    elements: [.transition(.events([.descriptor(EventDescriptor("go"))]), targets: ["q"])]),
+                .state("q", kind: .parallel, elements: [.transition(.eventless, targets: ["end"])]),
+                .state("end"),
+            ])
+        var machine = try started(chart)
+        try machine.send("go")
+        #expect(machine.activeStates == ["p"])
+        #expect(chart.kind(of: "p") == .parallel, "the structure keeps what was written")
+        try machine.send("go")
+        #expect(machine.activeStates == ["end"], "q took its eventless transition at once")
+    }
 }

@@ -1,0 +1,26 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// SwiftPM names a package given by path after its folder: the folder the project was cloned into.
+let rootPackage = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "main").lowercased()
+
+// Fuzz targets for libFuzzer. Build and run them with Scripts/fuzz.sh, which passes
+// -sanitize=fuzzer,address: libFuzzer then supplies `main` and calls LLVMFuzzerTestOneInput.
+let package = Package(
+    name: "StatechartsFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(path: "..")],
+    targets: [
+        // SCXML documents: read, build, write back, run a few steps.
+        .executableTarget(
+            name: "SCXMLReaderFuzzer",
+            dependencies: [
+                .product(name: "Statecharts", package: rootPackage),
+                .product(name: "StatechartsSCXML", package: rootPackage),
+            ]),
+        // The step scripts `statechart run --script` reads.
+        .executableTarget(
+            name: "ScriptFuzzer",
+            dependencies: [.product(name: "StatechartTool", package: rootPackage)]),
+    ]
+)

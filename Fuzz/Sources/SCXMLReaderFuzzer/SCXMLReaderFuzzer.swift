@@ -1,0 +1,51 @@
+import Foundation
+import Statecharts
+import StatechartsSCXML
+
+/// One input: any bytes, read as an SCXML document. Whatever the bytes, reading must end in a chart
+/// or in diagnostics; a chart must write back to a document that reads again, and must run a few
+/// steps; nothing may crash, trap or hang.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: bytes, count: count)
+    guard let document = SCXMLReader.read(data, file: "fuzz.scxml").document, let chart = try? document.makeChart()
+    else { return 0 }
+    let written = SCXMLWriter.write(document)
+    guard SCXMLReader.read(written, file: "written.scxml").document != nil else {
+        fatalError("a document written by SCXMLWriter does not read back:\n\(written)")
+    }
+    var machine = chart.makeMachine(sessionID: "fuzz")
+    machine.microstepLimit = 1_000
+    _ = chart.statechart.diagnostics()
+    _ = chart.statechart.mermaid()
+    _ = chart.statechart.dot()
+    do {
+        try machine.start()
+        for name in chart.statechart.eventNames.prefix(8) where machine.status == .running {
+            try machine.send(SCXMLEvent(name))
+            try machine.advance(by: .seconds(1))
+        }
+        if let archive = try? machine.archive() {
+            _ = try? chart.restoreMachine(from: archive)
+        }
+    } catch {
+        // Runaway steps and rejected events are errors the machine reports; they are fine here.
+    }
+    return 0
+}
+
+/// libFuzzer's driver, which parses its command line and calls the callback for each input.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
+
+/// The entry point SwiftPM links an executable through; it hands over to libFuzzer's driver.
+@_cdecl("SCXMLReaderFuzzer_main")
+func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments, fuzz)
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Differential runs: random charts without a data model run here and in python-statemachine (the
+# reference interpreter of ../shared/oracle, with its document-order fix), configurations compared
+# after every event.
+#
+#   Scripts/differential.sh [COUNT] [SEED] [--qt]     default: 100 charts from seed 1
+#
+# Sets up .venv-oracle (python-statemachine 3.2.2; with --qt also PySide6 for Qt SCXML) on first
+# use. Exits 1 when a chart diverges, printing it; diverging charts are kept in
+# .build/differential. Skips, with a message and status 0, when ../shared/oracle or Python is
+# missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count="${1:-100}"
+seed="${2:-1}"
+qt="${3:-}"
+oracle_dir=../shared/oracle
+if [ ! -d "$oracle_dir" ]; then
+  echo "differential: $oracle_dir is absent; skipped"; exit 0
+fi
+if ! command -v python3 >/dev/null; then
+  echo "differential: python3 is not installed; skipped"; exit 0
+fi
+if [ ! -x .venv-oracle/bin/python ] || ! .venv-oracle/bin/python -c 'import statemachine' 2>/dev/null; then
+  python3 -m venv .venv-oracle && .venv-oracle/bin/pip install -q 'python-statemachine==3.2.2' || {
+    echo "differential: python-statemachine cannot be installed (no network?); skipped"; exit 0; }
+fi
+swift build --product statechart >/dev/null
+python="$PWD/.venv-oracle/bin/python"
+status=0
+.build/debug/statechart differential --oracle "$python $PWD/$oracle_dir/psm_trace.py" \
+  --count "$count" --seed "$seed" --keep .build/differential/psm || status=1
+if [ "$qt" = "--qt" ]; then
+  if ! .venv-oracle/bin/python -c 'import PySide6.QtScxml' 2>/dev/null; then
+    .venv-oracle/bin/pip install -q 'PySide6-Essentials==6.12.0' 'PySide6-Addons==6.12.0' || { echo "differential: PySide6 cannot be installed"; exit 1; }
+  fi
+  # Qt runs on real timers: no waits between events, so that timer order cannot depend on load.
+  .build/debug/statechart differential --oracle "$python $PWD/$oracle_dir/qt_trace.py" \
+    --count "$count" --seed "$seed" --no-timers --keep .build/differential/qt || status=1
+fi
+exit $status

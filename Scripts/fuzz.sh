@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Fuzzes the SCXML reader (and what builds, writes, checks and runs a chart) or the step scripts of
+# `statechart run`, with libFuzzer and the address sanitizer.
+#
+#   Scripts/fuzz.sh [SECONDS] [reader|script]     default: 300 seconds, reader
+#
+# The reader's corpus starts from the conformance suites in ../shared (read in place, copied only
+# into .build/fuzz), the script fuzzer's from a few scripts. Inputs that crash or hang are written
+# to .build/fuzz/findings; turn each into a fixture under Tests/StatechartsSCXMLTests/Fixtures/Fuzz.
+# Leak detection is off: FoundationXML leaks a little on malformed XML, which is not ours.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-300}"
+target="${2:-reader}"
+work=.build/fuzz
+mkdir -p "$work/corpus-$target" "$work/seeds-$target" "$work/findings"
+case "$target" in
+  reader)
+    product=SCXMLReaderFuzzer
+    if [ -d ../shared/conformance ]; then
+      find ../shared/conformance -name '*.scxml' -exec cp {} "$work/seeds-$target/" \;
+    else
+      echo "../shared/conformance is absent: the reader corpus starts from Examples/ only"
+    fi
+    cp Examples/*.scxml "$work/seeds-$target/"
+    ;;
+  script)
+    product=ScriptFuzzer
+    printf 'play\nwait 2s\n# comment\npause\n' > "$work/seeds-$target/one"
+    printf 'toggle,+60s,brighter' > "$work/seeds-$target/two"
+    ;;
+  *) echo "unknown target '$target': reader or script" >&2; exit 2 ;;
+esac
+(cd Fuzz && swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product "$product")
+binary="Fuzz/.build/debug/$product"
+"$binary" "$work/corpus-$target" "$work/seeds-$target" \
+  -max_total_time="$seconds" -max_len=20000 -timeout=10 -detect_leaks=0 \
+  -artifact_prefix="$work/findings/" -print_final_stats=1 2>&1 | tee "$work/$target.log" | grep -E '^#[0-9]+.*(pulse|DONE)|^Done|ERROR|SUMMARY|stat::' || true
+if ls "$work/findings/"* >/dev/null 2>&1; then
+  echo "findings in $work/findings:"; ls -l "$work/findings"
+  exit 1
+fi
+echo "no crash, no hang"
