@@ -42,6 +42,13 @@ public struct DifferentialCommand: ParsableCommand {
     @Flag(help: "No delayed events and no waits: for oracles that run on real time, such as Qt SCXML.")
     public var noTimers = false
 
+    /// Whether to leave out guards.
+    @Flag(
+        help:
+            "No guards (In()) and so no eventless transitions: for oracles without In() in the null data model, such as Qt SCXML."
+    )
+    public var noGuards = false
+
     /// How long the oracle may take on one chart.
     @Option(help: "Seconds the oracle may take on one chart before it is stopped and the chart skipped.")
     public var oracleTimeout = 20
@@ -70,7 +77,7 @@ public struct DifferentialCommand: ParsableCommand {
         for index in 0..<UInt64(count) {
             let chartSeed = seed &+ index
             var random = SplitMix64(seed: chartSeed)
-            let chart = RandomChart(tape: random.tape(count: 300), timers: !noTimers)
+            let chart = RandomChart(tape: random.tape(count: 300), timers: !noTimers, conditions: !noGuards)
             let run = RandomChart.events(tape: random.tape(count: 2 * events), count: events, waits: !noTimers)
             let text = chart.scxml
             let ours: [OracleLine]

@@ -176,4 +176,16 @@ import Testing
         let declared = SCXMLReader.read(latin, file: "latin.scxml")
         #expect(declared.document?.states.first?.id == "café", "a declared encoding is converted")
     }
+
+    @Test("a processing instruction without content is reported, not handed to the XML parser")
+    func emptyProcessingInstruction() {
+        let result = SCXMLReader.read(Self.header + "\n  <?note?>\n</scxml>", file: "pi.scxml")
+        #expect(result.document == nil)
+        #expect(
+            result.diagnostics.map(\.description) == [
+                "pi.scxml:2:3: error: a processing instruction without content (<?name?>) is not read; add content or remove it"
+            ])
+        let commented = SCXMLReader.read(Self.header + "<!-- <?note?> --><state id=\"a\"/></scxml>", file: "ok.scxml")
+        #expect(commented.document != nil, "inside a comment it is text")
+    }
 }

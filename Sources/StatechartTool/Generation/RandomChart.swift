@@ -81,7 +81,11 @@ public struct RandomChart: Sendable, Hashable {
     ///   - maximumDepth: The deepest nesting.
     ///   - timers: Whether states may send delayed events (for interpreters that run on real time,
     ///     leave them out).
-    public init(tape: [Int], maximumStates: Int = 16, maximumDepth: Int = 6, timers: Bool = true) {
+    ///   - conditions: Whether transitions may have guards (`In(...)`), and so be eventless (for
+    ///     interpreters whose null data model has no `In()`, leave them out).
+    public init(
+        tape: [Int], maximumStates: Int = 16, maximumDepth: Int = 6, timers: Bool = true, conditions: Bool = true
+    ) {
         var reader = TapeReader(values: tape)
         var count = 0
         func nodes(depth: Int, inParallel: Bool, atTop: Bool) -> [Node] {
@@ -105,6 +109,10 @@ public struct RandomChart: Sendable, Hashable {
                         node.children.removeAll()
                     }
                 }
+                // Engines disagree on a parallel state without child states (atomic here, as
+                // Appendix D's isAtomicState says; never atomic in Qt and Apache Commons SCXML):
+                // generated charts leave the case out, and a test covers it.
+                if node.kind == .parallel && node.children.isEmpty { node.kind = .state }
                 if node.kind == .state || node.kind == .parallel {
                     if reader.next(8) == 1 { node.raisesOnEntry = Self.events[reader.next(Self.events.count)] }
                     if reader.next(5) == 1 && timers {
@@ -142,7 +150,7 @@ public struct RandomChart: Sendable, Hashable {
                 for _ in 0..<reader.next(4) {
                     var transition = Transition(event: nil, targets: [])
                     switch reader.next(12) {
-                    case 1:
+                    case 1 where conditions:
                         // Eventless transitions lead forward in document order, out of their source,
                         // and only while the source is active, so that they cannot loop for ever.
                         let later = ids[(position + 1)...].filter { !below.contains($0) }
@@ -163,7 +171,9 @@ public struct RandomChart: Sendable, Hashable {
                     transition.isInternal =
                         reader.next(4) == 1 && nodes[index].kind == .state && !transition.targets.isEmpty
                         && transition.targets.allSatisfy(below.contains)
-                    if reader.next(3) == 1, !ids.isEmpty { transition.condition = ids[reader.next(ids.count)] }
+                    if reader.next(3) == 1, !ids.isEmpty, conditions {
+                        transition.condition = ids[reader.next(ids.count)]
+                    }
                     if reader.next(8) == 1 { transition.raises = Self.events[reader.next(Self.events.count)] }
                     nodes[index].transitions.append(transition)
                 }

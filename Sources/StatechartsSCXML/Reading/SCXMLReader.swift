@@ -51,6 +51,16 @@ public enum SCXMLReader {
         case .success(let converted): utf8 = converted
         case .failure(let error): return SCXMLReadResult(document: nil, diagnostics: error.diagnostics)
         }
+        if let offset = firstEmptyProcessingInstruction(in: utf8) {
+            return SCXMLReadResult(
+                document: nil,
+                diagnostics: [
+                    SCXMLDiagnostic(
+                        .error,
+                        "a processing instruction without content (<?name?>) is not read; add content or remove it",
+                        at: position(of: offset, in: utf8, file: file))
+                ])
+        }
         let builder = XMLTreeBuilder(data: utf8, file: file, maximumDepth: maximumDepth)
         guard let root = builder.parse() else {
             return SCXMLReadResult(document: nil, diagnostics: builder.diagnostics)
@@ -137,6 +147,56 @@ extension SCXMLReader {
             return String(text)
         }
         return String(text[..<text.index(after: open)]) + "UTF-8" + String(text[close...])
+    }
+
+    /// The offset of the first processing instruction without content (`<?name?>`), outside
+    /// comments and CDATA sections, or `nil`: the XML parser of swift-corelibs-foundation
+    /// dereferences the missing content and crashes, so such documents are stopped here.
+    static func firstEmptyProcessingInstruction(in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        let commentOpen = Array("<!--".utf8)
+        let commentClose = Array("-->".utf8)
+        let cdataOpen = Array("<![CDATA[".utf8)
+        let cdataClose = Array("]]>".utf8)
+        func starts(_ prefix: [UInt8], at index: Int) -> Bool {
+            guard index + prefix.count <= bytes.count else { return false }
+            for offset in 0..<prefix.count where bytes[index + offset] != prefix[offset] { return false }
+            return true
+        }
+        func skip(past terminator: [UInt8], from index: Int) -> Int {
+            var cursor = index
+            while cursor + terminator.count <= bytes.count {
+                if starts(terminator, at: cursor) { return cursor + terminator.count }
+                cursor += 1
+            }
+            return bytes.count
+        }
+        let delimiters: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?"), UInt8(ascii: ">"), UInt8(ascii: "<")]
+        let less = UInt8(ascii: "<")
+        let question = UInt8(ascii: "?")
+        let greater = UInt8(ascii: ">")
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == less, index + 1 < bytes.count else {
+                index += 1
+                continue
+            }
+            if starts(commentOpen, at: index) {
+                index = skip(past: commentClose, from: index + 4)
+            } else if starts(cdataOpen, at: index) {
+                index = skip(past: cdataClose, from: index + 9)
+            } else if bytes[index + 1] == question {
+                var end = index + 2
+                while end < bytes.count && !delimiters.contains(bytes[end]) { end += 1 }
+                if end > index + 2 && end + 1 < bytes.count && bytes[end] == question && bytes[end + 1] == greater {
+                    return index
+                }
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        return nil
     }
 
     /// The offset of the first byte that is not valid UTF-8, or `nil`.
