@@ -7,7 +7,8 @@
 # The reader's corpus starts from the conformance suites in ../shared (read in place, copied only
 # into .build/fuzz), the script fuzzer's from a few scripts. Inputs that crash or hang are written
 # to .build/fuzz/findings; turn each into a fixture under Tests/StatechartsSCXMLTests/Fixtures/Fuzz.
-# Leak detection is off: FoundationXML leaks a little on malformed XML, which is not ours.
+# Leak detection is off: FoundationXML leaks about 72 bytes (the CFString of its error) for every
+# malformed document, which is not ours and would fill the report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-300}"
@@ -33,6 +34,7 @@ case "$target" in
 esac
 (cd Fuzz && swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product "$product")
 binary="Fuzz/.build/debug/$product"
+export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 "$binary" "$work/corpus-$target" "$work/seeds-$target" \
   -max_total_time="$seconds" -max_len=20000 -timeout=10 -detect_leaks=0 \
   -artifact_prefix="$work/findings/" -print_final_stats=1 2>&1 | tee "$work/$target.log" | grep -E '^#[0-9]+.*(pulse|DONE)|^Done|ERROR|SUMMARY|stat::' || true
