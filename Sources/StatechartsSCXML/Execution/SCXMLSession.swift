@@ -48,7 +48,7 @@ extension SCXMLSession: Codable {
     /// The data models a session can be decoded with, in a decoder's `userInfo`: an array of
     /// ``SCXMLDataModel`` types. Without it, ``SCXMLDocument/builtInDataModels``.
     public static let dataModelsKey: CodingUserInfoKey = {
-        // A constant, valid key: `init(rawValue:)` fails only on older toolchains' signatures.
+        // `init(rawValue:)` is failable in its signature only; a constant key never fails.
         guard let key = CodingUserInfoKey(rawValue: "StatechartsSCXML.dataModels") else {
             preconditionFailure("a constant coding key")
         }
