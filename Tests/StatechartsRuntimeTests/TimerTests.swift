@@ -22,6 +22,28 @@ struct TimerTests {
         #expect(timers.count == 0)
     }
 
+    /// The clock reaching a deadline exactly while the wheel's driver is on its way to sleep:
+    /// a manual clock suspends a sleep until exactly `now` until it moves again, so `settle` must
+    /// not rely on that sleep ending.
+    @Test func settlingRightAfterTheClockReachesADeadlineExactlyNeverHangs() async throws {
+        for round in 1...100 {
+            let machine = StatechartActor(try watchChart(), context: 0, timers: timers)
+            try await machine.start()
+            try await machine.send(.wait)
+            await clock.advance(by: .seconds(5))
+            let settled = Flag()
+            Task { [timers] in
+                await timers.settle()
+                settled.set()
+            }
+            // Bounded in real time, so that a regression fails here instead of hanging the run.
+            let done = await eventually { settled.isSet }
+            #expect(done, "settle() did not return in round \(round)")
+            guard done else { return }
+            #expect(await machine.snapshot.activeStates == [.expired])
+        }
+    }
+
     @Test func exitingTheStateCancelsItsTimeout() async throws {
         let machine = StatechartActor(try watchChart(), context: 0, timers: timers)
         try await machine.start()

@@ -60,13 +60,20 @@ public final class TimerWheel: Sendable {
     public func settle() async {
         while true {
             let nowTick = tick(atOrBefore: now)
-            let ready: Bool = state.withLock { state in
-                !state.firing && !state.hasEntry(dueBy: nowTick)
+            let (ready, idle): (Bool, Bool) = state.withLock { state in
+                let due = state.hasEntry(dueBy: nowTick)
+                return (state.firing == 0 && !due, state.firing == 0 && due)
             }
             if ready { return }
+            if idle {
+                // Timers are due and none is firing. The driver may have gone to sleep on a deadline
+                // the clock had just reached (a manual clock can suspend a sleep until exactly now
+                // until it is advanced again): a fresh driver reads the clock after it moved.
+                restartDriver(until: nowTick)
+            }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state in
-                    if !state.firing && !state.hasEntry(dueBy: nowTick) { return true }
+                    if state.firing == 0 && !state.hasEntry(dueBy: nowTick) { return true }
                     state.settleWaiters.append(continuation)
                     return false
                 }
@@ -91,7 +98,12 @@ public final class TimerWheel: Sendable {
 
     /// Cancels a timer; a timer that fired or was cancelled already is ignored.
     func cancel(_ handle: TimerHandle) {
-        state.withLock { $0.remove(handle) }
+        let waiters = state.withLock { state in
+            state.remove(handle)
+            return state.takeSettleWaiters()
+        }
+        // A waiter may have been waiting for the timer just cancelled: let it look again.
+        for waiter in waiters { waiter.resume() }
     }
 
     func tick(atOrAfter time: Duration) -> Int64 {
@@ -129,18 +141,19 @@ public final class TimerWheel: Sendable {
     private func drive(generation: UInt64) async {
         while !Task.isCancelled {
             let nowTick = tick(atOrBefore: now)
-            let next: Int64? = state.withLock { state in
+            let (next, waiters): (Int64?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
                 // A newer driver took over.
-                guard state.driverGeneration == generation else { return nil }
+                guard state.driverGeneration == generation else { return (nil, []) }
                 guard state.count > 0 else {
                     state.driver = nil
                     state.driverTick = .max
-                    return nil
+                    return (nil, state.takeSettleWaiters())
                 }
                 let next = state.nextOccupiedTick(after: state.processedTick)
                 state.driverTick = next
-                return next
+                return (next, [])
             }
+            for waiter in waiters { waiter.resume() }
             guard let next else { return }
             if next > nowTick {
                 do {
@@ -156,7 +169,7 @@ public final class TimerWheel: Sendable {
     /// Removes the timers due by `tick` and calls their targets, one at a time.
     private func fire(upTo tick: Int64) async {
         let targets: [any TimerWheelTarget] = state.withLock { state in
-            state.firing = true
+            state.firing += 1
             return state.removeDue(upTo: tick)
         }
         if targets.count == 1 {
@@ -168,10 +181,9 @@ public final class TimerWheel: Sendable {
             }
         }
         let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
-            state.firing = false
-            let waiters = state.settleWaiters
-            state.settleWaiters.removeAll()
-            return waiters
+            state.firing -= 1
+            // Waiters re-check what is due when they resume.
+            return state.takeSettleWaiters()
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -207,7 +219,8 @@ struct WheelState: ~Copyable {
     var driverGeneration: UInt64 = 0
     /// The tick the driver sleeps until.
     var driverTick: Int64 = .max
-    var firing = false
+    /// How many drivers are calling targets now (two overlap briefly when one replaces the other).
+    var firing = 0
     var settleWaiters: [CheckedContinuation<Void, Never>] = []
     let mask: Int64
 
@@ -241,6 +254,14 @@ struct WheelState: ~Copyable {
         heads[slot] = index
         count += 1
         return TimerHandle(index: index, generation: generations[Int(index)])
+    }
+
+    /// The continuations of ``TimerWheel/settle()`` calls waiting now, removed from the state.
+    mutating func takeSettleWaiters() -> [CheckedContinuation<Void, Never>] {
+        guard !settleWaiters.isEmpty else { return [] }
+        let waiters = settleWaiters
+        settleWaiters.removeAll()
+        return waiters
     }
 
     mutating func remove(_ handle: TimerHandle) {
