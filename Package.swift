@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "statechart", targets: ["statechart"]),
         // The commands of the tool, for tests and the fuzz targets in Fuzz/.
         .library(name: "StatechartTool", targets: ["StatechartTool"]),
+        // A Bluetooth LE connection with messaging, as a statechart, and a simulated central.
+        .library(name: "BluetoothConnection", targets: ["BluetoothConnection"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,6 +35,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "statechart", dependencies: ["StatechartTool"]),
+        // The Bluetooth LE connection kit: platform-free, against a protocol that mirrors CoreBluetooth.
+        .target(name: "BluetoothConnection", dependencies: ["Statecharts"]),
         .testTarget(name: "StatechartsTests", dependencies: ["Statecharts"]),
         // The live runtime (actors, clocks, tasks) on a test clock.
         .testTarget(
@@ -45,6 +49,13 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]),
+        // The connection kit's scenarios, faults and messaging, on the simulated central.
+        .testTarget(
+            name: "BluetoothConnectionTests",
+            dependencies: [
+                "BluetoothConnection", "Statecharts", .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         // End-to-end tests of the `statechart` binary.
         .testTarget(name: "StatechartToolTests", dependencies: ["StatechartTool"], exclude: ["Fixtures"]),
     ]
