@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "StatechartTool", targets: ["StatechartTool"]),
         // A Bluetooth LE connection with messaging, as a statechart, and a simulated central.
         .library(name: "BluetoothConnection", targets: ["BluetoothConnection"]),
+        // A scripted session of the connection kit: `swift run bluetooth-demo`.
+        .executable(name: "bluetooth-demo", targets: ["BluetoothDemo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,6 +39,10 @@ let package = Package(
         .executableTarget(name: "statechart", dependencies: ["StatechartTool"]),
         // The Bluetooth LE connection kit: platform-free, against a protocol that mirrors CoreBluetooth.
         .target(name: "BluetoothConnection", dependencies: ["Statecharts"]),
+        .executableTarget(
+            name: "BluetoothDemo",
+            dependencies: ["BluetoothConnection", "Statecharts", .product(name: "Clocks", package: "swift-clocks")],
+            path: "Examples/BluetoothDemo"),
         .testTarget(name: "StatechartsTests", dependencies: ["Statecharts"]),
         // The live runtime (actors, clocks, tasks) on a test clock.
         .testTarget(
@@ -55,7 +61,8 @@ let package = Package(
             dependencies: [
                 "BluetoothConnection", "Statecharts", .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]),
+            ],
+            exclude: ["Fixtures"]),
         // End-to-end tests of the `statechart` binary.
         .testTarget(name: "StatechartToolTests", dependencies: ["StatechartTool"], exclude: ["Fixtures"]),
     ]

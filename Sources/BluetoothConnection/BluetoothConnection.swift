@@ -68,7 +68,8 @@ public final class BluetoothConnection: Sendable {
             let configuration = await machine.snapshot.context.configuration
             for await report in central.events {
                 switch report {
-                case .wroteValue(_, let characteristic, let error) where characteristic == configuration.writeCharacteristic:
+                case .wroteValue(_, let characteristic, let error)
+                where characteristic == configuration.writeCharacteristic:
                     messenger.didWrite(error: error)
                 case .valueUpdated(let peripheral, let characteristic, let value)
                 where characteristic == configuration.notifyCharacteristic:

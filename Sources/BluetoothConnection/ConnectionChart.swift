@@ -77,13 +77,20 @@ public enum ConnectionChart {
                         StateNode(.discoveringServices) {
                             OnEntry { scope in
                                 guard let peripheral = scope.context.peripheral else { return }
-                                scope.context.central.discoverServices([scope.context.configuration.service], of: peripheral)
+                                scope.context.central.discoverServices(
+                                    [scope.context.configuration.service], of: peripheral)
                             }
                             On(
                                 .discoveredServices, to: .discoveringCharacteristics,
-                                guard: { isAboutOurPeripheral($0) && $0.event?.discoveryProblem(expecting: [$0.context.configuration.service]) == nil })
+                                guard: {
+                                    isAboutOurPeripheral($0)
+                                        && $0.event?.discoveryProblem(expecting: [$0.context.configuration.service])
+                                            == nil
+                                })
                             On(.discoveredServices, to: .disconnecting, guard: isAboutOurPeripheral) { scope in
-                                let problem = scope.event?.discoveryProblem(expecting: [scope.context.configuration.service])
+                                let problem = scope.event?.discoveryProblem(expecting: [
+                                    scope.context.configuration.service
+                                ])
                                 scope.context.failure = .discoveryFailed(problem ?? "no service")
                             }
                         }
@@ -97,7 +104,10 @@ public enum ConnectionChart {
                             }
                             On(
                                 .discoveredCharacteristics, to: .ready,
-                                guard: { isAboutOurPeripheral($0) && $0.event?.discoveryProblem(expecting: $0.context.characteristics) == nil })
+                                guard: {
+                                    isAboutOurPeripheral($0)
+                                        && $0.event?.discoveryProblem(expecting: $0.context.characteristics) == nil
+                                })
                             On(.discoveredCharacteristics, to: .disconnecting, guard: isAboutOurPeripheral) { scope in
                                 let problem = scope.event?.discoveryProblem(expecting: scope.context.characteristics)
                                 scope.context.failure = .discoveryFailed(problem ?? "no characteristics")
@@ -112,7 +122,8 @@ public enum ConnectionChart {
                             guard let peripheral = scope.context.peripheral else { return }
                             let context = scope.context
                             context.memory.pairedPeripheral = peripheral
-                            context.central.setNotifyValue(true, for: context.configuration.notifyCharacteristic, of: peripheral)
+                            context.central.setNotifyValue(
+                                true, for: context.configuration.notifyCharacteristic, of: peripheral)
                             context.messenger.linkUp(
                                 central: context.central, peripheral: peripheral,
                                 characteristic: context.configuration.writeCharacteristic)
@@ -120,7 +131,9 @@ public enum ConnectionChart {
                         OnExit { $0.context.messenger.linkDown() }
                     }
                     // Out of range: ask again, with no timeout, and wait for the device to return.
-                    On(.disconnected, to: .waitingForReturn, guard: { isAboutOurPeripheral($0) && $0.event?.error?.meansOutOfRange == true })
+                    On(
+                        .disconnected, to: .waitingForReturn,
+                        guard: { isAboutOurPeripheral($0) && $0.event?.error?.meansOutOfRange == true })
                     On(.disconnected, to: .disconnected, guard: isAboutOurPeripheral) { scope in
                         // No error: the app's own doing (a cancel from elsewhere).
                         if let error = scope.event?.error { scope.context.failure = .disconnected(error) }

@@ -53,7 +53,8 @@ public struct ConnectionContext: Sendable {
         let remembered = memory.pairedPeripheral
         let restored = self.restored
         self.restored = []
-        if let candidate = restored.first(where: { $0.id == remembered }) ?? (remembered == nil ? restored.first : nil) {
+        if let candidate = restored.first(where: { $0.id == remembered }) ?? (remembered == nil ? restored.first : nil)
+        {
             peripheral = candidate.id
             start = candidate.isConnected ? .connected : .waitForReturn
         } else if let remembered, central.retrievePeripherals(withIdentifiers: [remembered]).contains(remembered) {

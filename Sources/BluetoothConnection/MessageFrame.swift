@@ -84,7 +84,8 @@ public struct MessageFrame: Hashable, Sendable {
     public init(decoding bytes: Data) throws(MessagingError) {
         var reader = ByteReader(bytes)
         guard let flags = reader.byte(), let id = reader.uint16(), let sequence = reader.uint32() else {
-            throw .malformedChunk("a chunk of \(bytes.count) bytes is shorter than its \(Self.headerLength)-byte header")
+            throw .malformedChunk(
+                "a chunk of \(bytes.count) bytes is shorter than its \(Self.headerLength)-byte header")
         }
         guard flags & ~(Self.lastFlag | Self.kindMask) == 0, let kind = Kind(rawValue: flags & Self.kindMask) else {
             throw .malformedChunk("unknown flags 0x\(String(flags, radix: 16))")

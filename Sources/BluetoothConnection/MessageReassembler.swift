@@ -96,7 +96,8 @@ public struct MessageReassembler: Sendable {
         let received = partial.payload.count + frame.payload.count
         guard received <= partial.expectedLength else {
             dropped.insert(id)
-            return .failed(id: id, .lengthMismatch(messageID: id, announced: partial.expectedLength, received: received))
+            return .failed(
+                id: id, .lengthMismatch(messageID: id, announced: partial.expectedLength, received: received))
         }
         partial.payload.append(frame.payload)
         partial.nextSequence += 1
@@ -110,7 +111,8 @@ public struct MessageReassembler: Sendable {
         }
         guard partial.payload.count == partial.expectedLength else {
             return .failed(
-                id: id, .lengthMismatch(messageID: id, announced: partial.expectedLength, received: partial.payload.count))
+                id: id,
+                .lengthMismatch(messageID: id, announced: partial.expectedLength, received: partial.payload.count))
         }
         return .message(Message(kind: partial.kind, id: id, replyTo: partial.replyTo, payload: partial.payload))
     }

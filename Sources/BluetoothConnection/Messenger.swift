@@ -1,5 +1,6 @@
-import struct Foundation.Data
 import Synchronization
+
+import struct Foundation.Data
 
 /// Messages of any size over a ready connection: one characteristic written, one notified.
 ///
@@ -95,7 +96,8 @@ public final class Messenger: Sendable {
     ///   ``MessagingError/disconnected`` when the link goes down before the answer is whole.
     public func request(_ message: Data, timeout: Duration? = nil) async throws(MessagingError) -> Data {
         let timeout = timeout ?? replyTimeout
-        return try await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data, MessagingError>, Never>) in
+        return try await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Data, MessagingError>, Never>) in
             let allocated: Result<UInt16, MessagingError> = state.withLock { state in
                 guard state.link != nil else { return .failure(.notConnected) }
                 return Result { () throws(MessagingError) in try state.allocateRequestID() }.map { id in
@@ -171,7 +173,8 @@ public final class Messenger: Sendable {
             return
         }
         state.withLock { state in
-            state.link = Link(central: central, peripheral: peripheral, characteristic: characteristic, chunker: chunker)
+            state.link = Link(
+                central: central, peripheral: peripheral, characteristic: characteristic, chunker: chunker)
         }
     }
 
@@ -233,7 +236,8 @@ public final class Messenger: Sendable {
                     finishRequest(message.replyTo ?? 0, with: .success(message.payload))
                 case .request, .message, .abort:
                     inboxContinuation.yield(
-                        .message(Message(id: message.id, isRequest: message.kind == .request, payload: message.payload)))
+                        .message(Message(id: message.id, isRequest: message.kind == .request, payload: message.payload))
+                    )
                 }
             case .failed(let id, let error):
                 inboxContinuation.yield(.failed(messageID: id, error))
@@ -306,6 +310,7 @@ struct MessengerState: ~Copyable {
         let chunk = outgoing[0].chunks[outgoing[0].sent]
         outgoing[0].sent += 1
         writeInFlight = true
-        return PendingWrite(central: link.central, peripheral: link.peripheral, characteristic: link.characteristic, chunk: chunk)
+        return PendingWrite(
+            central: link.central, peripheral: link.peripheral, characteristic: link.characteristic, chunk: chunk)
     }
 }

@@ -1,5 +1,6 @@
-import struct Foundation.Data
 import Synchronization
+
+import struct Foundation.Data
 
 /// A ``BluetoothCentral`` with simulated peripherals, on any clock, with faults injected on
 /// command: for tests and demos.
@@ -264,8 +265,12 @@ public final class SimulatedCentral: BluetoothCentral {
         }
         continuation.finish()
         let restoring =
-            world.connected.sorted { $0.description < $1.description }.map { RestoredPeripheral(id: $0, isConnected: true) }
-            + world.pending.sorted { $0.description < $1.description }.map { RestoredPeripheral(id: $0, isConnected: false) }
+            world.connected.sorted { $0.description < $1.description }.map {
+                RestoredPeripheral(id: $0, isConnected: true)
+            }
+            + world.pending.sorted { $0.description < $1.description }.map {
+                RestoredPeripheral(id: $0, isConnected: false)
+            }
         var kept = world
         kept.scanning = nil
         kept.notifying.removeAll()
@@ -316,16 +321,20 @@ public final class SimulatedCentral: BluetoothCentral {
         }
     }
 
-    private func notify(from peripheral: SimulatedPeripheral, _ message: Data, kind: MessageFrame.Kind, replyTo: UInt16?) {
+    private func notify(
+        from peripheral: SimulatedPeripheral, _ message: Data, kind: MessageFrame.Kind, replyTo: UInt16?
+    ) {
         let (chunks, characteristic): ([Data], BluetoothUUID?) = peripheral.state.withLock { state in
             state.lastMessageID &+= 1
             let chunker = try? MessageChunker(chunkLength: state.writeLength, maximumMessageLength: Int.max)
-            let chunks = (try? chunker?.chunks(of: message, kind: kind, id: state.lastMessageID, replyTo: replyTo)) ?? nil
+            let chunks =
+                (try? chunker?.chunks(of: message, kind: kind, id: state.lastMessageID, replyTo: replyTo)) ?? nil
             return (chunks ?? [], peripheral.notifyCharacteristic)
         }
         guard let characteristic else { return }
         for chunk in chunks {
-            guard world.withLock({ $0.connected.contains(peripheral.id) && $0.notifying.contains(peripheral.id) }) else {
+            guard world.withLock({ $0.connected.contains(peripheral.id) && $0.notifying.contains(peripheral.id) })
+            else {
                 return
             }
             if let error = peripheral.state.withLock({ $0.linkDropsBeforeChunk() }) {

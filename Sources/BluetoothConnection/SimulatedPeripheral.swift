@@ -1,5 +1,6 @@
-import struct Foundation.Data
 import Synchronization
+
+import struct Foundation.Data
 
 /// A peripheral for ``SimulatedCentral``: its services, its range, its timing, and the app on it
 /// that answers messages.

@@ -64,26 +64,14 @@ struct ConnectionRig {
     }
 
     /// Waits until every report of the central has been handled and every due timer has fired.
-    func settle() async {
-        var quietRounds = 0
-        for _ in 0..<10_000 {
-            await connection.timers.settle()
-            if connection.handledReportCount == central.reportCount {
-                quietRounds += 1
-                if quietRounds == 8 { return }
-                await Task.yield()
-            } else {
-                quietRounds = 0
-                try? await Task.sleep(for: .microseconds(200))
-            }
-        }
-    }
+    func settle() async { await connection.settle(reportsOf: central) }
 
     /// Advances the clock in steps, settling after each, so that what a step sets off (a delay
     /// the simulator starts when the chart commands it) is timed from when it happened: 10 ms
     /// steps up to 2 s, and 50 steps for longer waits.
     func advance(by duration: Duration) async {
         let step = duration <= .seconds(2) ? Duration.milliseconds(10) : duration / 50
+        await settle()
         var remaining = duration
         while remaining > .zero {
             let next = min(step, remaining)

@@ -12,7 +12,9 @@ struct MessagingTests {
         Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) })
     }
 
-    func readyRig(writeLength: Int = 182, respond: @escaping @Sendable (Data) -> SimulatedPeripheral.Reply? = { .init($0) })
+    func readyRig(
+        writeLength: Int = 182, respond: @escaping @Sendable (Data) -> SimulatedPeripheral.Reply? = { .init($0) }
+    )
         async throws -> Rig
     {
         let device = Rig.defaultDevice(writeLength: writeLength, respond: respond)
@@ -24,7 +26,9 @@ struct MessagingTests {
 
     @Test(
         "a request and its echoed answer arrive whole, from 1 byte to 1 MiB, over write lengths from 20 to 512",
-        arguments: [(1, 20), (12, 20), (13, 20), (1_000, 20), (1 << 20, 20), (100_000, 185), (65_536, 244), (1 << 20, 512)])
+        arguments: [
+            (1, 20), (12, 20), (13, 20), (1_000, 20), (1 << 20, 20), (100_000, 185), (65_536, 244), (1 << 20, 512),
+        ])
     func roundTrip(size: Int, writeLength: Int) async throws {
         let rig = try await readyRig(writeLength: writeLength)
         let message = Self.bytes(size)
@@ -250,12 +254,14 @@ struct MessagingTests {
 
     @Test func malformedChunksAreReportedNotTrusted() {
         var reassembler = MessageReassembler(maximumMessageLength: 1_000)
-        #expect(reassembler.receive(Data([0x00, 0x01])) == [
-            .failed(id: nil, .malformedChunk("a chunk of 2 bytes is shorter than its 7-byte header"))
-        ])
-        #expect(reassembler.receive(Data([0x7C, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0])) == [
-            .failed(id: nil, .malformedChunk("unknown flags 0x7c"))
-        ])
+        #expect(
+            reassembler.receive(Data([0x00, 0x01])) == [
+                .failed(id: nil, .malformedChunk("a chunk of 2 bytes is shorter than its 7-byte header"))
+            ])
+        #expect(
+            reassembler.receive(Data([0x7C, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0])) == [
+                .failed(id: nil, .malformedChunk("unknown flags 0x7c"))
+            ])
         #expect(throws: MessagingError.chunkLengthTooSmall(length: 13, minimum: 14)) {
             try MessageChunker(chunkLength: 13, maximumMessageLength: 100)
         }

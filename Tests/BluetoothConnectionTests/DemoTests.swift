@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// `swift run bluetooth-demo` prints the session in the golden file, exactly.
+@Suite struct DemoTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test func theDemoPrintsTheGoldenSession() throws {
+        let binary = Self.packageRoot.appending(path: ".build/debug/bluetooth-demo")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: binary.path),
+            "the bluetooth-demo binary is not built; run swift build")
+        let process = Process()
+        process.executableURL = binary
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let golden = try String(
+            contentsOf: Self.packageRoot.appending(path: "Tests/BluetoothConnectionTests/Fixtures/bluetooth-demo.txt"),
+            encoding: .utf8)
+        #expect(printed == golden, "regenerate with: swift run bluetooth-demo > Tests/BluetoothConnectionTests/Fixtures/bluetooth-demo.txt")
+    }
+}
