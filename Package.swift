@@ -39,6 +39,8 @@ let package = Package(
         .executableTarget(name: "statechart", dependencies: ["StatechartTool"]),
         // The Bluetooth LE connection kit: platform-free, against a protocol that mirrors CoreBluetooth.
         .target(name: "BluetoothConnection", dependencies: ["Statecharts"]),
+        // The seed machines as runnable examples, each with tests and an article.
+        .target(name: "StatechartExamples", dependencies: ["Statecharts"], path: "Examples/Flows"),
         .executableTarget(
             name: "BluetoothDemo",
             dependencies: ["BluetoothConnection", "Statecharts", .product(name: "Clocks", package: "swift-clocks")],
@@ -63,6 +65,9 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]),
+        .testTarget(
+            name: "StatechartExamplesTests",
+            dependencies: ["StatechartExamples", "Statecharts", .product(name: "Clocks", package: "swift-clocks")]),
         // End-to-end tests of the `statechart` binary.
         .testTarget(name: "StatechartToolTests", dependencies: ["StatechartTool"], exclude: ["Fixtures"]),
     ]

@@ -95,8 +95,11 @@ do {
 
     let log = Data(repeating: UInt8(ascii: "x"), count: 10_000)
     try await connection.messenger.send(log)
-    let chunks = try MessageChunker(chunkLength: 20, maximumMessageLength: log.count).chunks(of: log, kind: .message, id: 0)
-    say("sent a 10,000-byte log in \(chunks.count) chunks of 20 bytes; the thermometer got \(thermometer.receivedMessages.last?.count ?? 0) bytes")
+    let chunks = try MessageChunker(chunkLength: 20, maximumMessageLength: log.count).chunks(
+        of: log, kind: .message, id: 0)
+    say(
+        "sent a 10,000-byte log in \(chunks.count) chunks of 20 bytes; the thermometer got \(thermometer.receivedMessages.last?.count ?? 0) bytes"
+    )
 
     say("the thermometer goes out of range")
     central.moveOutOfRange(thermometer.id)

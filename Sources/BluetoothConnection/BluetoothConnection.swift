@@ -39,7 +39,7 @@ public final class BluetoothConnection: Sendable {
     ///   - memory: Where the paired peripheral is remembered across launches.
     ///   - clock: The clock of the timeouts (a test clock in tests).
     ///   - inspect: Called for every event, microstep and failed action of the chart: for logs.
-    /// - Throws: ``ChartValidationError`` if the chart is invalid (it is not, but a chart is
+    /// - Throws: `ChartValidationError` if the chart is invalid (it is not, but a chart is
     ///   checked when made).
     public init<C: Clock>(
         central: any BluetoothCentral, configuration: ConnectionConfiguration,
@@ -61,7 +61,7 @@ public final class BluetoothConnection: Sendable {
 
     /// Starts the chart and begins listening to the central.
     ///
-    /// - Throws: ``MachineError/alreadyStarted`` the second time.
+    /// - Throws: `MachineError.alreadyStarted` the second time.
     public func start() async throws(MachineError<ConnectionState, ConnectionEvent>) {
         try await machine.start()
         let task = Task { [central, machine, messenger, processedReports] in

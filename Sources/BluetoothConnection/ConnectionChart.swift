@@ -3,7 +3,7 @@ import Statecharts
 /// The chart of a Bluetooth LE connection: power, pairing, reconnection, range and discovery.
 ///
 /// Every effect is an entry, exit or transition action that commands the context's
-/// ``BluetoothCentral``; every timeout is an ``After`` of the state it bounds, so leaving the
+/// ``BluetoothCentral``; every timeout is an `After` of the state it bounds, so leaving the
 /// state cancels it. ``BluetoothConnection`` runs the chart; `statechart check` and the pictures
 /// read it like any other.
 public enum ConnectionChart {

@@ -9,7 +9,7 @@ import struct Foundation.Data
 /// requests never time out and complete when the peripheral is in range; cancelling a connection
 /// reports a disconnect with no error; a peripheral leaving range disconnects with
 /// `connectionTimeout`; turning Bluetooth off drops every connection and reports only the new
-/// state; a relaunch (``relaunched()``) hands back the peripherals the system kept before it
+/// state; a relaunch (``relaunched(reporting:)``) hands back the peripherals the system kept before it
 /// reports its state. Everything it reports goes through ``events`` in order, and with a test
 /// clock everything happens at a known time.
 public final class SimulatedCentral: BluetoothCentral {

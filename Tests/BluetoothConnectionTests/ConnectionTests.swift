@@ -268,6 +268,15 @@ struct ConnectionTests {
         #expect(await relaunched.states == [.ready])
     }
 
+    @Test func theArticleShowsTheChartsPicture() throws {
+        let article = try String(
+            contentsOf: DemoTests.packageRoot.appending(
+                path: "Sources/BluetoothConnection/BluetoothConnection.docc/BluetoothConnection.md"),
+            encoding: .utf8)
+        let picture = try ConnectionChart.make(Rig.configuration).mermaid()
+        #expect(article.contains("```mermaid\n" + picture), "regenerate the article's picture")
+    }
+
     @Test func theChartHasNoErrorsAndEveryStateIsReachable() throws {
         let chart = try ConnectionChart.make(Rig.configuration)
         #expect(chart.diagnostics().filter { $0.severity == .error } == [])

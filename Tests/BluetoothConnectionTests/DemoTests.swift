@@ -22,6 +22,8 @@ import Testing
         let golden = try String(
             contentsOf: Self.packageRoot.appending(path: "Tests/BluetoothConnectionTests/Fixtures/bluetooth-demo.txt"),
             encoding: .utf8)
-        #expect(printed == golden, "regenerate with: swift run bluetooth-demo > Tests/BluetoothConnectionTests/Fixtures/bluetooth-demo.txt")
+        #expect(
+            printed == golden,
+            "regenerate with: swift run bluetooth-demo > Tests/BluetoothConnectionTests/Fixtures/bluetooth-demo.txt")
     }
 }
