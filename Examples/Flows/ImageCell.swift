@@ -90,39 +90,43 @@ public struct ImageCellContext: Sendable {
 public func makeImageCellChart() throws -> Statechart<ImageCellState, ImageCellEvent, ImageCellContext> {
     try Statechart<ImageCellState, ImageCellEvent, ImageCellContext>("image-cell", initial: .cell) {
         StateNode(.cell, initial: .pending) {
-        StateNode(.pending) {
-            OnEntry { scope in
-                scope.context.url = nil
-                scope.context.shown = nil
-            }
-            On(.configure, to: .loading) { scope in
-                if case .configure(let url) = scope.event { scope.context.url = url }
-            }
-        }
-        StateNode(.loading, initial: .loadingThumbnail) {
-            StateNode(.loadingThumbnail) {
-                Invoke("thumbnail") { context in
-                    guard let url = context.url else { return .loadFailed }
-                    return .thumbnailLoaded(try await context.loader.thumbnail(of: url))
-                } onError: { _ in .loadFailed }
-                On(.thumbnailLoaded, to: .thumbnail) { scope in
-                    if case .thumbnailLoaded(let image) = scope.event { scope.context.shown = image }
+            StateNode(.pending) {
+                OnEntry { scope in
+                    scope.context.url = nil
+                    scope.context.shown = nil
+                }
+                On(.configure, to: .loading) { scope in
+                    if case .configure(let url) = scope.event { scope.context.url = url }
                 }
             }
-            StateNode(.thumbnail) {
-                Invoke("full image") { context in
-                    guard let url = context.url else { return .loadFailed }
-                    return .fullLoaded(try await context.loader.full(of: url))
-                } onError: { _ in .loadFailed }
+            StateNode(.loading, initial: .loadingThumbnail) {
+                StateNode(.loadingThumbnail) {
+                    Invoke("thumbnail") { context in
+                        guard let url = context.url else { return .loadFailed }
+                        return .thumbnailLoaded(try await context.loader.thumbnail(of: url))
+                    } onError: { _ in
+                        .loadFailed
+                    }
+                    On(.thumbnailLoaded, to: .thumbnail) { scope in
+                        if case .thumbnailLoaded(let image) = scope.event { scope.context.shown = image }
+                    }
+                }
+                StateNode(.thumbnail) {
+                    Invoke("full image") { context in
+                        guard let url = context.url else { return .loadFailed }
+                        return .fullLoaded(try await context.loader.full(of: url))
+                    } onError: { _ in
+                        .loadFailed
+                    }
+                }
+                On(.fullLoaded, to: .full) { scope in
+                    if case .fullLoaded(let image) = scope.event { scope.context.shown = image }
+                }
+                On(.loadFailed, to: .failed)
             }
-            On(.fullLoaded, to: .full) { scope in
-                if case .fullLoaded(let image) = scope.event { scope.context.shown = image }
-            }
-            On(.loadFailed, to: .failed)
-        }
-        StateNode(.full)
-        StateNode(.failed)
-        On(.reuse, to: .pending)
+            StateNode(.full)
+            StateNode(.failed)
+            On(.reuse, to: .pending)
         }
     }
 }

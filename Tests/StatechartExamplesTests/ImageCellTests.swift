@@ -27,7 +27,9 @@ struct ImageCellTests {
 
     init() { timers = TimerWheel(clock: clock) }
 
-    func cell(failing: Set<String> = []) async throws -> StatechartActor<ImageCellState, ImageCellEvent, ImageCellContext> {
+    func cell(
+        failing: Set<String> = []
+    ) async throws -> StatechartActor<ImageCellState, ImageCellEvent, ImageCellContext> {
         let cell = StatechartActor(
             try makeImageCellChart(), context: ImageCellContext(loader: ClockLoader(clock: clock, failing: failing)),
             timers: timers)
@@ -46,7 +48,9 @@ struct ImageCellTests {
         }
     }
 
-    func waitFor(_ state: ImageCellState, in cell: StatechartActor<ImageCellState, ImageCellEvent, ImageCellContext>) async
+    func waitFor(
+        _ state: ImageCellState, in cell: StatechartActor<ImageCellState, ImageCellEvent, ImageCellContext>
+    ) async
         -> Bool
     {
         for _ in 0..<2_000 {

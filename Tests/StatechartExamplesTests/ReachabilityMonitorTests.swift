@@ -4,7 +4,9 @@ import Testing
 
 @Suite("The reachability monitor")
 struct ReachabilityMonitorTests {
-    func monitor(_ path: NetworkPath = .wifi) throws -> StateMachine<ReachabilityState, ReachabilityEvent, ReachabilityContext> {
+    func monitor(
+        _ path: NetworkPath = .wifi
+    ) throws -> StateMachine<ReachabilityState, ReachabilityEvent, ReachabilityContext> {
         var monitor = try makeReachabilityChart().makeMachine(context: ReachabilityContext(reported: path))
         try monitor.start()
         return monitor

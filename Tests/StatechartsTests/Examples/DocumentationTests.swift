@@ -29,6 +29,19 @@ import Testing
 }
 
 extension DocumentationTests {
+    @Test("each example article shows the picture its chart draws of itself")
+    func articlePictures() throws {
+        for (article, picture) in [
+            ("ExampleGameFlow.md", try makeGameChart().mermaid()),
+            ("ExampleMediaPlayer.md", try makePlayerChart().mermaid()),
+        ] {
+            let text = try String(
+                contentsOf: Self.root.appending(path: "Sources/Statecharts/Statecharts.docc/\(article)"),
+                encoding: .utf8)
+            #expect(text.contains("```mermaid\n" + picture + "```"), "regenerate the picture in \(article)")
+        }
+    }
+
     @Test("the README shows the example that ReadmeTests runs, and the output it prints")
     func readmeMatchesTest() throws {
         let readme = try String(contentsOf: Self.root.appending(path: "README.md"), encoding: .utf8)
