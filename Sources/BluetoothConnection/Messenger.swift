@@ -114,8 +114,9 @@ public final class Messenger: Sendable {
                     self.finishRequest(id, with: .failure(error))
                     return
                 }
-                let timer = Task {
-                    guard (try? await self.sleep(timeout)) != nil else { return }
+                // Weak, so that a messenger released while a timeout waits on its clock is freed.
+                let timer = Task { [weak self, sleep = self.sleep] in
+                    guard (try? await sleep(timeout)) != nil, let self else { return }
                     self.finishRequest(id, with: .failure(.timedOut(requestID: id)))
                 }
                 let stillWaiting = self.state.withLock { state in

@@ -109,9 +109,9 @@ public final class SimulatedCentral: BluetoothCentral {
     /// Discovers services after the peripheral's discovery delay.
     public func discoverServices(_ services: [BluetoothUUID], of id: PeripheralID) {
         guard let peripheral = peripheral(id) else { return }
-        after(peripheral.discoveryDelay) { [self] in
-            guard world.withLock({ $0.connected.contains(id) }) else { return }
-            emit(.discoveredServices(id, services.filter { peripheral.services[$0] != nil }, nil))
+        after(peripheral.discoveryDelay) { central in
+            guard central.world.withLock({ $0.connected.contains(id) }) else { return }
+            central.emit(.discoveredServices(id, services.filter { peripheral.services[$0] != nil }, nil))
         }
     }
 
@@ -120,10 +120,11 @@ public final class SimulatedCentral: BluetoothCentral {
         _ characteristics: [BluetoothUUID], of service: BluetoothUUID, of id: PeripheralID
     ) {
         guard let peripheral = peripheral(id) else { return }
-        after(peripheral.discoveryDelay) { [self] in
-            guard world.withLock({ $0.connected.contains(id) }) else { return }
+        after(peripheral.discoveryDelay) { central in
+            guard central.world.withLock({ $0.connected.contains(id) }) else { return }
             let offered = peripheral.services[service] ?? []
-            emit(.discoveredCharacteristics(id, service: service, characteristics.filter(offered.contains), nil))
+            central.emit(
+                .discoveredCharacteristics(id, service: service, characteristics.filter(offered.contains), nil))
         }
     }
 
@@ -146,7 +147,9 @@ public final class SimulatedCentral: BluetoothCentral {
         let replies = lost ? [] : peripheral.receive(value)
         emit(.wroteValue(id, characteristic: characteristic, error: nil))
         for (reply, request) in replies {
-            after(reply.delay) { [self] in notify(from: peripheral, reply.payload, kind: .response, replyTo: request) }
+            after(reply.delay) { central in
+                central.notify(from: peripheral, reply.payload, kind: .response, replyTo: request)
+            }
         }
     }
 
@@ -287,27 +290,30 @@ public final class SimulatedCentral: BluetoothCentral {
     }
 
     /// Runs `work` after `delay` on the clock, or now when `delay` is zero.
-    private func after(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        guard delay > .zero else { return work() }
-        Task { [sleep] in
-            guard (try? await sleep(delay)) != nil else { return }
-            work()
+    ///
+    /// The work gets the central, held weakly while it waits: a central released with work still
+    /// pending (a test that ends) is freed, with its clock, and the work never runs.
+    private func after(_ delay: Duration, _ work: @escaping @Sendable (SimulatedCentral) -> Void) {
+        guard delay > .zero else { return work(self) }
+        Task { [weak self, sleep] in
+            guard (try? await sleep(delay)) != nil, let self else { return }
+            work(self)
         }
     }
 
     private func announce(_ peripheral: SimulatedPeripheral) {
-        after(peripheral.advertisingDelay) { [self] in
-            let stillScanning = world.withLock { world in
+        after(peripheral.advertisingDelay) { central in
+            let stillScanning = central.world.withLock { world in
                 world.scanning.map { peripheral.offersAny(of: $0) } ?? false
             }
-            if stillScanning && peripheral.isInRange { emit(.discovered(peripheral.id, rssi: -60)) }
+            if stillScanning && peripheral.isInRange { central.emit(.discovered(peripheral.id, rssi: -60)) }
         }
     }
 
     private func completeConnection(to peripheral: SimulatedPeripheral) {
         guard !peripheral.state.withLock({ $0.unresponsive }) else { return }
-        after(peripheral.connectDelay) { [self] in
-            let connected = world.withLock { world in
+        after(peripheral.connectDelay) { central in
+            let connected = central.world.withLock { world in
                 guard world.power == .poweredOn, peripheral.isInRange, world.pending.remove(peripheral.id) != nil else {
                     return false
                 }
@@ -316,7 +322,7 @@ public final class SimulatedCentral: BluetoothCentral {
             }
             if connected {
                 _ = peripheral.state.withLock { $0.reassembler.reset() }
-                emit(.connected(peripheral.id))
+                central.emit(.connected(peripheral.id))
             }
         }
     }
