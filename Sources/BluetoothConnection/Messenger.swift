@@ -64,7 +64,13 @@ public final class Messenger: Sendable {
         sleep = { try await clock.sleep(for: $0) }
     }
 
-    deinit { inboxContinuation.finish() }
+    deinit {
+        // Reply timeouts asleep on a manual clock would keep it, and themselves, alive.
+        state.withLock { state in
+            for request in state.pendingRequests.values { request.timer?.cancel() }
+        }
+        inboxContinuation.finish()
+    }
 
     /// Whether a link is up.
     public var isConnected: Bool { state.withLock { $0.link != nil } }

@@ -22,6 +22,8 @@ public final class SimulatedCentral: BluetoothCentral {
     private let world: Mutex<CentralWorld>
     private let sleep: @Sendable (Duration) async throws -> Void
     private let emitted = ReportCounter()
+    /// The delays started, cancelled when the central is freed.
+    private let pendingDelays = Mutex<Set<Task<Void, Never>>>([])
 
     /// A central whose radio is in `state`, with `peripherals` around it.
     ///
@@ -295,9 +297,18 @@ public final class SimulatedCentral: BluetoothCentral {
     /// pending (a test that ends) is freed, with its clock, and the work never runs.
     private func after(_ delay: Duration, _ work: @escaping @Sendable (SimulatedCentral) -> Void) {
         guard delay > .zero else { return work(self) }
-        Task { [weak self, sleep] in
+        let task = Task { [weak self, sleep] in
             guard (try? await sleep(delay)) != nil, let self else { return }
             work(self)
+        }
+        _ = pendingDelays.withLock { $0.insert(task) }
+    }
+
+    deinit {
+        // A task asleep on a manual clock and the clock hold each other: cancelling the sleep
+        // takes it off the clock, so both are freed.
+        pendingDelays.withLock { tasks in
+            for task in tasks { task.cancel() }
         }
     }
 
