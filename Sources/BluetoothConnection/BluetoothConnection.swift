@@ -25,6 +25,8 @@ public final class BluetoothConnection: Sendable {
     public let messenger: Messenger
     /// The wheel the chart's timeouts run on.
     public let timers: TimerWheel
+    /// The service and characteristics, timeouts and message limits.
+    public let configuration: ConnectionConfiguration
     /// The live machine.
     public let machine: StatechartActor<ConnectionState, ConnectionEvent, ConnectionContext>
 
@@ -47,6 +49,7 @@ public final class BluetoothConnection: Sendable {
         inspect: (@Sendable (MachineInspection<ConnectionState, ConnectionEvent>) -> Void)? = nil
     ) throws where C.Duration == Duration {
         self.central = central
+        self.configuration = configuration
         messenger = Messenger(
             maximumMessageLength: configuration.maximumMessageLength, replyTimeout: configuration.replyTimeout,
             clock: clock)
@@ -64,16 +67,16 @@ public final class BluetoothConnection: Sendable {
     /// - Throws: `MachineError.alreadyStarted` the second time.
     public func start() async throws(MachineError<ConnectionState, ConnectionEvent>) {
         try await machine.start()
-        let task = Task { [central, machine, messenger, processedReports] in
-            let configuration = await machine.snapshot.context.configuration
+        let task = Task { [central, machine, messenger, processedReports, configuration] in
             for await report in central.events {
                 switch report {
-                case .wroteValue(_, let characteristic, let error)
+                // Chunks go to the messenger, which drops those of a peripheral it is not linked to.
+                case .wroteValue(let peripheral, let characteristic, let error)
                 where characteristic == configuration.writeCharacteristic:
-                    messenger.didWrite(error: error)
+                    messenger.didWrite(error: error, from: peripheral)
                 case .valueUpdated(let peripheral, let characteristic, let value)
                 where characteristic == configuration.notifyCharacteristic:
-                    if await machine.snapshot.context.peripheral == peripheral { messenger.didReceive(value) }
+                    messenger.didReceive(value, from: peripheral)
                 default:
                     if let event = ConnectionEvent(report) { _ = try? await machine.send(event) }
                 }

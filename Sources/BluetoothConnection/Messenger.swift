@@ -204,9 +204,10 @@ public final class Messenger: Sendable {
         for id in partial { inboxContinuation.yield(.failed(messageID: id, .disconnected)) }
     }
 
-    /// A write finished.
-    func didWrite(error: BluetoothError?) {
+    /// A write to `peripheral` finished.
+    func didWrite(error: BluetoothError?, from peripheral: PeripheralID) {
         let (finished, next): (OutgoingMessage?, PendingWrite?) = state.withLock { state in
+            guard state.link?.peripheral == peripheral else { return (nil, nil) }
             state.writeInFlight = false
             guard !state.outgoing.isEmpty else { return (nil, state.nextWrite()) }
             if let error {
@@ -232,9 +233,12 @@ public final class Messenger: Sendable {
         next?.perform()
     }
 
-    /// A chunk arrived from the peripheral.
-    func didReceive(_ chunk: Data) {
-        let outcomes = state.withLock { $0.reassembler.receive(chunk) }
+    /// A chunk arrived from `peripheral`; one from a peripheral the messenger is not linked to
+    /// is dropped.
+    func didReceive(_ chunk: Data, from peripheral: PeripheralID) {
+        let outcomes = state.withLock { state in
+            state.link?.peripheral == peripheral ? state.reassembler.receive(chunk) : []
+        }
         for outcome in outcomes {
             switch outcome {
             case .message(let message):

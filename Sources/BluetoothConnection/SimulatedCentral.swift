@@ -22,8 +22,14 @@ public final class SimulatedCentral: BluetoothCentral {
     private let world: Mutex<CentralWorld>
     private let sleep: @Sendable (Duration) async throws -> Void
     private let emitted = ReportCounter()
-    /// The delays started, cancelled when the central is freed.
-    private let pendingDelays = Mutex<Set<Task<Void, Never>>>([])
+    /// The delays waiting on the clock, cancelled when the central is freed.
+    private let pendingDelays = Mutex(PendingDelays())
+
+    /// The delays waiting on the clock, by a key each.
+    private struct PendingDelays: ~Copyable {
+        var tasks: [Int: Task<Void, Never>] = [:]
+        var nextKey = 0
+    }
 
     /// A central whose radio is in `state`, with `peripherals` around it.
     ///
@@ -92,7 +98,7 @@ public final class SimulatedCentral: BluetoothCentral {
     public func cancelPeripheralConnection(_ id: PeripheralID) {
         let wasConnected = world.withLock { world in
             world.pending.remove(id)
-            world.notifying.remove(id)
+            world.notifying[id] = nil
             return world.connected.remove(id) != nil
         }
         if wasConnected { emit(.disconnected(id, nil)) }
@@ -158,7 +164,7 @@ public final class SimulatedCentral: BluetoothCentral {
     /// Turns notifications on or off.
     public func setNotifyValue(_ enabled: Bool, for characteristic: BluetoothUUID, of id: PeripheralID) {
         world.withLock { world in
-            if enabled { world.notifying.insert(id) } else { world.notifying.remove(id) }
+            world.notifying[id] = enabled ? characteristic : nil
         }
         emit(.notificationStateChanged(id, characteristic: characteristic, enabled: enabled, error: nil))
     }
@@ -193,14 +199,7 @@ public final class SimulatedCentral: BluetoothCentral {
     public func moveOutOfRange(_ id: PeripheralID, error: BluetoothError = BluetoothError(.connectionTimeout)) {
         guard let peripheral = peripheral(id) else { return }
         peripheral.state.withLock { $0.inRange = false }
-        let wasConnected = world.withLock { world in
-            world.notifying.remove(id)
-            return world.connected.remove(id) != nil
-        }
-        if wasConnected {
-            peripheral.dropPartialMessages()
-            emit(.disconnected(id, error))
-        }
+        dropConnection(id, error: error)
     }
 
     /// Brings a peripheral back into range: a pending connection completes and a scan finds it.
@@ -215,7 +214,7 @@ public final class SimulatedCentral: BluetoothCentral {
     /// Drops a connection with `error`, as the link layer would.
     public func dropConnection(_ id: PeripheralID, error: BluetoothError?) {
         let wasConnected = world.withLock { world in
-            world.notifying.remove(id)
+            world.notifying[id] = nil
             return world.connected.remove(id) != nil
         }
         guard wasConnected else { return }
@@ -297,18 +296,22 @@ public final class SimulatedCentral: BluetoothCentral {
     /// pending (a test that ends) is freed, with its clock, and the work never runs.
     private func after(_ delay: Duration, _ work: @escaping @Sendable (SimulatedCentral) -> Void) {
         guard delay > .zero else { return work(self) }
-        let task = Task { [weak self, sleep] in
-            guard (try? await sleep(delay)) != nil, let self else { return }
-            work(self)
+        pendingDelays.withLock { delays in
+            let key = delays.nextKey
+            delays.nextKey += 1
+            // Made under the lock, so that its removal (which takes the lock) follows its insertion.
+            delays.tasks[key] = Task { [weak self, sleep] in
+                if (try? await sleep(delay)) != nil, let self { work(self) }
+                self?.pendingDelays.withLock { _ = $0.tasks.removeValue(forKey: key) }
+            }
         }
-        _ = pendingDelays.withLock { $0.insert(task) }
     }
 
     deinit {
         // A task asleep on a manual clock and the clock hold each other: cancelling the sleep
         // takes it off the clock, so both are freed.
-        pendingDelays.withLock { tasks in
-            for task in tasks { task.cancel() }
+        pendingDelays.withLock { delays in
+            for task in delays.tasks.values { task.cancel() }
         }
     }
 
@@ -341,19 +344,19 @@ public final class SimulatedCentral: BluetoothCentral {
     private func notify(
         from peripheral: SimulatedPeripheral, _ message: Data, kind: MessageFrame.Kind, replyTo: UInt16?
     ) {
-        let (chunks, characteristic): ([Data], BluetoothUUID?) = peripheral.state.withLock { state in
+        let chunks: [Data] = peripheral.state.withLock { state in
             state.lastMessageID &+= 1
             let chunker = try? MessageChunker(chunkLength: state.writeLength, maximumMessageLength: Int.max)
             let chunks =
                 (try? chunker?.chunks(of: message, kind: kind, id: state.lastMessageID, replyTo: replyTo)) ?? nil
-            return (chunks ?? [], peripheral.notifyCharacteristic)
+            return chunks ?? []
         }
-        guard let characteristic else { return }
         for chunk in chunks {
-            guard world.withLock({ $0.connected.contains(peripheral.id) && $0.notifying.contains(peripheral.id) })
-            else {
-                return
+            // Notifications go out on the characteristic the app turned them on for, while connected.
+            let characteristic = world.withLock { world in
+                world.connected.contains(peripheral.id) ? world.notifying[peripheral.id] : nil
             }
+            guard let characteristic else { return }
             if let error = peripheral.state.withLock({ $0.linkDropsBeforeChunk() }) {
                 dropConnection(peripheral.id, error: error)
                 return
@@ -370,12 +373,6 @@ public final class SimulatedCentral: BluetoothCentral {
 
 extension SimulatedPeripheral {
     func offersAny(of services: [BluetoothUUID]) -> Bool { services.contains { self.services[$0] != nil } }
-
-    /// The characteristic notifications go out on: the last characteristic of the first service
-    /// (in UUID order), by the simulator's convention.
-    var notifyCharacteristic: BluetoothUUID? {
-        services.keys.sorted { $0.text < $1.text }.first.flatMap { services[$0]?.last }
-    }
 
     /// The link went down: messages part-way are dropped.
     func dropPartialMessages() {
@@ -409,5 +406,6 @@ struct CentralWorld: Sendable {
     var scanning: [BluetoothUUID]?
     var pending: Set<PeripheralID> = []
     var connected: Set<PeripheralID> = []
-    var notifying: Set<PeripheralID> = []
+    /// The characteristic each peripheral notifies on, once the app turned notifications on.
+    var notifying: [PeripheralID: BluetoothUUID] = [:]
 }

@@ -1,7 +1,8 @@
-import BluetoothConnection
 import Foundation
 import PropertyBased
 import Testing
+
+@testable import BluetoothConnection
 
 /// Messages over the simulated link: sizes, lengths, overlapping requests, faults.
 @Suite("Messaging", .timeLimit(.minutes(1)))
@@ -265,5 +266,22 @@ struct MessagingTests {
         #expect(throws: MessagingError.chunkLengthTooSmall(length: 13, minimum: 14)) {
             try MessageChunker(chunkLength: 13, maximumMessageLength: 100)
         }
+    }
+}
+
+/// The messenger takes chunks only from the peripheral it is linked to.
+@Suite struct MessengerLinkTests {
+    @Test func chunksFromAnotherPeripheralAreIgnored() async throws {
+        let rig = try await ConnectionRig.make(remembered: ConnectionRig.deviceID)
+        await rig.advance(by: .milliseconds(300))
+        let messenger = rig.connection.messenger
+        let chunker = try MessageChunker(chunkLength: 40, maximumMessageLength: 100)
+        let stray = try chunker.chunks(of: Data("stray".utf8), kind: .message, id: 5)[0]
+        let ours = try chunker.chunks(of: Data("ours".utf8), kind: .message, id: 6)[0]
+        var inbox = messenger.inbox.makeAsyncIterator()
+        // A notification on our characteristic, from a peripheral we are not connected to, then ours.
+        messenger.didReceive(stray, from: PeripheralID(UUID()))
+        messenger.didReceive(ours, from: ConnectionRig.deviceID)
+        #expect(await inbox.next() == .message(Messenger.Message(id: 6, isRequest: false, payload: Data("ours".utf8))))
     }
 }
