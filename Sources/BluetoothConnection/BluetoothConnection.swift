@@ -30,7 +30,7 @@ public final class BluetoothConnection: Sendable {
     /// The live machine.
     public let machine: StatechartActor<ConnectionState, ConnectionEvent, ConnectionContext>
 
-    private let pump = Mutex<Task<Void, Never>?>(nil)
+    private let pump = Locked<Task<Void, Never>?>(nil)
     private let processedReports = ReportCounter()
 
     /// A connection, not started.

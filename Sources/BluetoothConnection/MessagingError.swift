@@ -23,6 +23,8 @@ public enum MessagingError: Error, Hashable, Sendable, CustomStringConvertible {
     case lengthMismatch(messageID: UInt16, announced: Int, received: Int)
     /// Too many requests are waiting for answers: every id is in use.
     case tooManyRequests
+    /// The task waiting for an answer was cancelled.
+    case cancelled
 
     /// A sentence that says what went wrong.
     public var description: String {
@@ -41,6 +43,7 @@ public enum MessagingError: Error, Hashable, Sendable, CustomStringConvertible {
         case .lengthMismatch(let id, let announced, let received):
             "message \(id) announced \(announced) bytes and carried \(received)"
         case .tooManyRequests: "every request id is waiting for an answer"
+        case .cancelled: "the request was cancelled"
         }
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import Statecharts
 
 import struct Foundation.Data
 
@@ -47,7 +47,7 @@ public final class Messenger: Sendable {
     public let replyTimeout: Duration
 
     private let inboxContinuation: AsyncStream<Inbound>.Continuation
-    private let state: Mutex<MessengerState>
+    private let state: Locked<MessengerState>
     private let sleep: @Sendable (Duration) async throws -> Void
 
     /// A messenger, not connected.
@@ -60,7 +60,7 @@ public final class Messenger: Sendable {
         self.maximumMessageLength = maximumMessageLength
         self.replyTimeout = replyTimeout
         (inbox, inboxContinuation) = AsyncStream.makeStream()
-        state = Mutex(MessengerState(reassembler: MessageReassembler(maximumMessageLength: maximumMessageLength)))
+        state = Locked(MessengerState(reassembler: MessageReassembler(maximumMessageLength: maximumMessageLength)))
         sleep = { try await clock.sleep(for: $0) }
     }
 
@@ -98,41 +98,61 @@ public final class Messenger: Sendable {
     ///   - message: The request.
     ///   - timeout: How long to wait for the answer once the request is sent; ``replyTimeout``
     ///     by default.
-    /// - Throws: What ``send(_:)`` throws, ``MessagingError/timedOut(requestID:)``, or
-    ///   ``MessagingError/disconnected`` when the link goes down before the answer is whole.
+    /// - Throws: What ``send(_:)`` throws, ``MessagingError/timedOut(requestID:)``,
+    ///   ``MessagingError/disconnected`` when the link goes down before the answer is whole, or
+    ///   ``MessagingError/cancelled`` when the calling task is cancelled.
     public func request(_ message: Data, timeout: Duration? = nil) async throws(MessagingError) -> Data {
         let timeout = timeout ?? replyTimeout
-        return try await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<Data, MessagingError>, Never>) in
-            let allocated: Result<UInt16, MessagingError> = state.withLock { state in
-                guard state.link != nil else { return .failure(.notConnected) }
-                return Result { () throws(MessagingError) in try state.allocateRequestID() }.map { id in
-                    state.pendingRequests[id] = PendingRequest(continuation: continuation)
-                    return id
-                }
+        // The request's id, once it has one, for a cancellation to name.
+        let requestID = Locked<UInt16?>(nil)
+        return try await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data, MessagingError>, Never>) in
+                self.start(message, timeout: timeout, continuation: continuation, requestID: requestID)
             }
-            guard case .success(let id) = allocated else {
-                if case .failure(let error) = allocated { continuation.resume(returning: .failure(error)) }
+        } onCancel: {
+            if let id = requestID.withLock({ $0 }) { self.finishRequest(id, with: .failure(.cancelled)) }
+        }.get()
+    }
+
+    /// Registers a request, writes it and arms its timeout.
+    private func start(
+        _ message: Data, timeout: Duration, continuation: CheckedContinuation<Result<Data, MessagingError>, Never>,
+        requestID: Locked<UInt16?>
+    ) {
+        let allocated: Result<UInt16, MessagingError> = state.withLock { state in
+            guard state.link != nil else { return .failure(.notConnected) }
+            return Result { () throws(MessagingError) in try state.allocateRequestID() }.map { id in
+                state.pendingRequests[id] = PendingRequest(continuation: continuation)
+                return id
+            }
+        }
+        guard case .success(let id) = allocated else {
+            if case .failure(let error) = allocated { continuation.resume(returning: .failure(error)) }
+            return
+        }
+        requestID.withLock { $0 = id }
+        // Cancelled before the id was known: the handler could not name it.
+        if Task.isCancelled {
+            finishRequest(id, with: .failure(.cancelled))
+            return
+        }
+        Task {
+            if case .failure(let error) = await self.write(message, kind: .request, id: id, replyTo: nil) {
+                self.finishRequest(id, with: .failure(error))
                 return
             }
-            Task {
-                if case .failure(let error) = await self.write(message, kind: .request, id: id, replyTo: nil) {
-                    self.finishRequest(id, with: .failure(error))
-                    return
-                }
-                // Weak, so that a messenger released while a timeout waits on its clock is freed.
-                let timer = Task { [weak self, sleep = self.sleep] in
-                    guard (try? await sleep(timeout)) != nil, let self else { return }
-                    self.finishRequest(id, with: .failure(.timedOut(requestID: id)))
-                }
-                let stillWaiting = self.state.withLock { state in
-                    guard state.pendingRequests[id] != nil else { return false }
-                    state.pendingRequests[id]?.timer = timer
-                    return true
-                }
-                if !stillWaiting { timer.cancel() }
+            // Weak, so that a messenger released while a timeout waits on its clock is freed.
+            let timer = Task { [weak self, sleep = self.sleep] in
+                guard (try? await sleep(timeout)) != nil, let self else { return }
+                self.finishRequest(id, with: .failure(.timedOut(requestID: id)))
             }
-        }.get()
+            let stillWaiting = self.state.withLock { state in
+                guard state.pendingRequests[id] != nil else { return false }
+                state.pendingRequests[id]?.timer = timer
+                return true
+            }
+            if !stillWaiting { timer.cancel() }
+        }
     }
 
     /// Answers a request from the peripheral.

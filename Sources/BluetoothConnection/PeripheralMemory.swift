@@ -1,4 +1,4 @@
-import Synchronization
+import Statecharts
 
 /// Where the paired peripheral's identifier is kept across launches (`UserDefaults`, the
 /// keychain, a file).
@@ -9,10 +9,10 @@ public protocol PeripheralMemory: AnyObject, Sendable {
 
 /// A ``PeripheralMemory`` in memory: for tests, and as the model of a persistent one.
 public final class InMemoryPeripheralMemory: PeripheralMemory {
-    private let stored: Mutex<PeripheralID?>
+    private let stored: Locked<PeripheralID?>
 
     /// A memory holding `peripheral`.
-    public init(_ peripheral: PeripheralID? = nil) { stored = Mutex(peripheral) }
+    public init(_ peripheral: PeripheralID? = nil) { stored = Locked(peripheral) }
 
     /// The paired peripheral, or `nil`.
     public var pairedPeripheral: PeripheralID? {

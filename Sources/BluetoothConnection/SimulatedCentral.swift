@@ -1,4 +1,4 @@
-import Synchronization
+import Statecharts
 
 import struct Foundation.Data
 
@@ -19,11 +19,11 @@ public final class SimulatedCentral: BluetoothCentral {
     public let peripherals: [SimulatedPeripheral]
 
     private let continuation: AsyncStream<CentralEvent>.Continuation
-    private let world: Mutex<CentralWorld>
+    private let world: Locked<CentralWorld>
     private let sleep: @Sendable (Duration) async throws -> Void
     private let emitted = ReportCounter()
     /// The delays waiting on the clock, cancelled when the central is freed.
-    private let pendingDelays = Mutex(PendingDelays())
+    private let pendingDelays = Locked(PendingDelays())
 
     /// The delays waiting on the clock, by a key each.
     private struct PendingDelays: ~Copyable {
@@ -45,7 +45,7 @@ public final class SimulatedCentral: BluetoothCentral {
     ) where C.Duration == Duration {
         self.peripherals = peripherals
         (events, continuation) = AsyncStream.makeStream()
-        self.world = Mutex(world)
+        self.world = Locked(world)
         sleep = { try await clock.sleep(for: $0) }
         relaunchedCentral = { world, restoring in
             SimulatedCentral(clock: clock, world: world, peripherals: peripherals, restoring: restoring)

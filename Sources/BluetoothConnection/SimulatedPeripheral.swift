@@ -1,4 +1,4 @@
-import Synchronization
+import Statecharts
 
 import struct Foundation.Data
 
@@ -28,7 +28,7 @@ public final class SimulatedPeripheral: Sendable {
     /// How its app answers requests: `nil` leaves a request unanswered.
     public let respond: @Sendable (Data) -> Reply?
 
-    let state: Mutex<PeripheralState>
+    let state: Locked<PeripheralState>
 
     /// A peripheral.
     ///
@@ -51,7 +51,7 @@ public final class SimulatedPeripheral: Sendable {
         self.name = name
         self.services = services
         self.respond = respond
-        state = Mutex(
+        state = Locked(
             PeripheralState(
                 writeLength: writeLength, inRange: inRange, knownToSystem: knownToSystem,
                 connectedToSystem: connectedToSystem))

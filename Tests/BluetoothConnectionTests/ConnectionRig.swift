@@ -92,3 +92,13 @@ struct ConnectionRig {
         await advance(by: .seconds(1))
     }
 }
+
+/// Whether `condition` holds within five seconds of real time: a bounded wait, so that a test
+/// whose condition never comes fails instead of hanging the run.
+func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<5_000 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return condition()
+}

@@ -76,7 +76,8 @@ struct MessagingTests {
                 }
             }
             // Let every request out, then run the clock through the answers.
-            while messenger.pendingRequestCount < 5 || rig.device.receivedRequests.count < 5 { await Task.yield() }
+            try #require(
+                await eventually { messenger.pendingRequestCount == 5 && rig.device.receivedRequests.count == 5 })
             await rig.advance(by: .seconds(1))
             var answers: [Int: String] = [:]
             for try await (number, answer) in group { answers[number] = answer }
@@ -114,17 +115,34 @@ struct MessagingTests {
         let rig = try await readyRig { _ in .init(Data("late".utf8), after: .seconds(2)) }
         let messenger = rig.connection.messenger
         let answer = Task { try await messenger.request(Data("question".utf8)) }
-        while messenger.pendingRequestCount == 0 || rig.device.receivedRequests.isEmpty { await Task.yield() }
+        try #require(await eventually { messenger.pendingRequestCount > 0 && !rig.device.receivedRequests.isEmpty })
         rig.central.moveOutOfRange(Rig.deviceID)
         await rig.settle()
         await #expect(throws: MessagingError.disconnected) { try await answer.value }
+    }
+
+    @Test func cancellingTheWaitingTaskEndsTheRequest() async throws {
+        let rig = try await readyRig { _ in nil }
+        let messenger = rig.connection.messenger
+        let answer = Task { try await messenger.request(Data("anyone?".utf8)) }
+        try #require(await eventually { messenger.pendingRequestCount == 1 && !rig.device.receivedRequests.isEmpty })
+        answer.cancel()
+        await #expect(throws: MessagingError.cancelled) { try await answer.value }
+        #expect(messenger.pendingRequestCount == 0, "the request is forgotten")
+        // Cancelled before it starts: it never goes out.
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await messenger.request(Data("never".utf8))
+        }
+        await #expect(throws: MessagingError.cancelled) { try await early.value }
+        #expect(messenger.pendingRequestCount == 0)
     }
 
     @Test func anUnansweredRequestTimesOut() async throws {
         let rig = try await readyRig { _ in nil }
         let messenger = rig.connection.messenger
         let answer = Task { try await messenger.request(Data("anyone?".utf8), timeout: .seconds(2)) }
-        while messenger.pendingRequestCount == 0 || rig.device.receivedRequests.isEmpty { await Task.yield() }
+        try #require(await eventually { messenger.pendingRequestCount > 0 && !rig.device.receivedRequests.isEmpty })
         await rig.advance(by: .milliseconds(1_990))
         #expect(messenger.pendingRequestCount == 1)
         await rig.advance(by: .milliseconds(20))
@@ -146,7 +164,7 @@ struct MessagingTests {
         rig.central.loseWrittenChunk(to: Rig.deviceID, number: 2)
         let messenger = rig.connection.messenger
         let answer = Task { try await messenger.request(Self.bytes(100), timeout: .seconds(1)) }
-        while rig.device.droppedMessages.isEmpty { await Task.yield() }
+        try #require(await eventually { !rig.device.droppedMessages.isEmpty })
         #expect(rig.device.receivedRequests.isEmpty)
         await rig.advance(by: .seconds(1))
         await #expect(throws: MessagingError.timedOut(requestID: 1)) { try await answer.value }

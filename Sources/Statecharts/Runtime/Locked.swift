@@ -10,12 +10,13 @@ import Darwin
 ///
 /// The runtime uses this rather than `Synchronization.Mutex` because the thread sanitizer
 /// understands pthread mutexes on every platform: on Linux, `Mutex` locks with futex calls the
-/// sanitizer cannot see, and it reports the accesses it guards as races.
-final class Locked<Value: ~Copyable>: @unchecked Sendable {
+/// sanitizer cannot see, and it reports the accesses it guards as races. Other modules of the
+/// package (the connection kit) use it for the same reason.
+package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    init(_ value: consuming Value) {
+    package init(_ value: consuming Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -28,7 +29,7 @@ final class Locked<Value: ~Copyable>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value, holding the lock.
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
