@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Statecharts", targets: ["Statecharts"]),
         .library(name: "StatechartsSCXML", targets: ["StatechartsSCXML"]),
+        // SCXML's ECMAScript data model on JavaScriptCore (with the trait ECMAScript, on by default).
+        .library(name: "StatechartsECMAScript", targets: ["StatechartsECMAScript"]),
         .executable(name: "statechart", targets: ["statechart"]),
         // The commands of the tool, for tests and the fuzz targets in Fuzz/.
         .library(name: "StatechartTool", targets: ["StatechartTool"]),
@@ -14,6 +16,16 @@ let package = Package(
         .library(name: "BluetoothConnection", targets: ["BluetoothConnection"]),
         // A scripted session of the connection kit: `swift run bluetooth-demo`.
         .executable(name: "bluetooth-demo", targets: ["BluetoothDemo"]),
+    ],
+    traits: [
+        .trait(
+            name: "ECMAScript",
+            description: """
+                SCXML's ECMAScript data model on JavaScriptCore: the system framework on Apple platforms, \
+                the Debian package libjavascriptcoregtk-4.1-dev on Linux. Without it, the library and the \
+                tool build with no JavaScriptCore and run documents of the null data model.
+                """),
+        .default(enabledTraits: ["ECMAScript"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -28,11 +40,28 @@ let package = Package(
         .target(name: "Statecharts"),
         // SCXML documents: reading, writing, data models, executable content.
         .target(name: "StatechartsSCXML", dependencies: ["Statecharts"]),
+        // JavaScriptCore's C API, found with pkg-config on Linux.
+        .systemLibrary(
+            name: "CJavaScriptCore", pkgConfig: "javascriptcoregtk-4.1",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]),
+        // The ECMAScript data model. Its sources compile only with the trait ECMAScript.
+        .target(
+            name: "StatechartsECMAScript",
+            dependencies: [
+                "Statecharts", "StatechartsSCXML",
+                .target(name: "CJavaScriptCore", condition: .when(traits: ["ECMAScript"])),
+            ],
+            linkerSettings: [
+                .linkedFramework(
+                    "JavaScriptCore",
+                    .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS], traits: ["ECMAScript"]))
+            ]),
         // The commands of the `statechart` tool, as a library the tests call.
         .target(
             name: "StatechartTool",
             dependencies: [
                 "Statecharts", "StatechartsSCXML",
+                .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +84,14 @@ let package = Package(
             dependencies: [
                 "Statecharts", "StatechartsSCXML", "StatechartTool",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Fixtures"]),
+        // The ECMAScript data model, its sandbox, and <invoke> (with the trait ECMAScript).
+        .testTarget(
+            name: "StatechartsECMAScriptTests",
+            dependencies: [
+                "Statecharts", "StatechartsSCXML", "StatechartTool",
+                .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
             ],
             exclude: ["Fixtures"]),
         // The connection kit's scenarios, faults and messaging, on the simulated central.

@@ -18,7 +18,8 @@ struct ChartSource {
     static func load(_ path: String?) throws -> ChartSource {
         guard let path else {
             do {
-                let chart = try SCXMLChart.load(BundledCharts.mediaPlayer, file: BundledCharts.mediaPlayerFile)
+                let chart = try SCXMLChart.load(
+                    BundledCharts.mediaPlayer, file: BundledCharts.mediaPlayerFile, dataModels: ToolDataModels.all)
                 return ChartSource(chart: chart, name: BundledCharts.mediaPlayerFile, isBundled: true)
             } catch {
                 throw CommandError("the bundled chart cannot be read: \(error.description)")
@@ -34,7 +35,9 @@ struct ChartSource {
         }
         do {
             // Positions are reported against the path as given.
-            return ChartSource(chart: try SCXMLChart.load(data, file: path), name: path, isBundled: false)
+            return ChartSource(
+                chart: try SCXMLChart.load(data, file: path, dataModels: ToolDataModels.all), name: path,
+                isBundled: false)
         } catch {
             throw CommandError(error.description)
         }

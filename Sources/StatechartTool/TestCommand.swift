@@ -30,6 +30,10 @@ public struct TestCommand: ParsableCommand {
             """)
     public var archiveEveryStep = false
 
+    /// Whether to print what the charts log.
+    @Flag(help: "Print what each chart's <log> elements write, on standard error.")
+    public var log = false
+
     /// A command ready to parse.
     public init() {}
 
@@ -45,6 +49,11 @@ public struct TestCommand: ParsableCommand {
         }
         var runner = ConformanceRunner()
         runner.archivesEveryStep = archiveEveryStep
+        if log {
+            runner.log = { record in
+                printToStandardError("  log \(record) (\(ConformanceRunner.shortLocation(record.location)))")
+            }
+        }
         let report = ConformanceReport(results: runner.run(tests))
         print(json ? report.json : report.text)
         if report.summary.failed > 0 { throw ExitCode.failure }

@@ -13,7 +13,7 @@ struct TestCommandTests {
         #expect(output.status == 1)
         #expect(
             output.standardOutput == """
-                SKIP needs-ecmascript: needs the ecmascript data model, which is not available: the null data model has no variables or scripts, so it cannot run <data> at needs-ecmascript.scxml:2:14
+                SKIP needs-xpath: the data model 'xpath' is not available at needs-xpath.scxml:1:1
                 FAIL scion-fail: step 1 (event 't'): expected [c], got [b]
                 PASS scion-pass
                 FAIL w3c-fail: finished in [fail]

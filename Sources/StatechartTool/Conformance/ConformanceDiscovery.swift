@@ -72,6 +72,33 @@ struct W3CTable {
                         features: fields.count > 5 ? fields[5].split(separator: ",").map(String.init) : []),
                     files: fields[4].split(separator: " ").map(String.init)))
         }
+        // Tests the official manifest lists but the table does not: this copy has no file for them.
+        let listed = Set(rows.map(\.info.number))
+        for entry in Self.manifestEntries(folder: folder) where !listed.contains(entry.number) {
+            rows.append(
+                Row(
+                    info: ConformanceTest.W3CInfo(
+                        number: entry.number, conformance: entry.conformance, manual: entry.manual,
+                        category: ConformanceTest.W3CInfo.absentCategory, features: []),
+                    files: []))
+        }
+    }
+
+    /// The tests of `manifest.xml`: number, conformance and whether a person must judge them.
+    static func manifestEntries(folder: URL) -> [(number: String, conformance: String, manual: Bool)] {
+        guard let text = try? String(contentsOf: folder.appendingPathComponent("manifest.xml"), encoding: .utf8)
+        else { return [] }
+        var entries: [(number: String, conformance: String, manual: Bool)] = []
+        for line in text.split(separator: "\n") where line.contains("<test ") {
+            func attribute(_ name: String) -> String? {
+                guard let start = line.range(of: name + "=\"") else { return nil }
+                let rest = line[start.upperBound...]
+                return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+            }
+            guard let number = attribute("id"), let conformance = attribute("conformance") else { continue }
+            entries.append((number, conformance, attribute("manual") == "true"))
+        }
+        return entries
     }
 
     func tests(root: URL) -> [ConformanceTest] {

@@ -13,9 +13,15 @@ public struct ConformanceReport: Sendable, Codable {
         summary = ConformanceSummary(results)
     }
 
-    /// One line per test, then `N passed, N failed, N skipped`.
+    /// One line per test, then the totals of mandatory and optional W3C tests when there are
+    /// any, then `N passed, N failed, N skipped`.
     public var text: String {
-        (results.map(\.line) + [summary.line]).joined(separator: "\n")
+        var lines = results.map(\.line)
+        for conformance in ["mandatory", "optional"] {
+            let group = results.filter { $0.conformance?.hasPrefix(conformance) == true }
+            if !group.isEmpty { lines.append("\(conformance): \(ConformanceSummary(group).line)") }
+        }
+        return (lines + [summary.line]).joined(separator: "\n")
     }
 
     /// The report as JSON.

@@ -32,9 +32,13 @@ public struct ConformanceTest: Sendable, Hashable {
         /// The features it uses.
         public var features: [String]
 
+        /// The category of a test `manifest.xml` lists but this copy of the suite has no file for.
+        public static let absentCategory = "absent"
+
         /// What the category needs, for skip reasons.
         public var categoryDescription: String {
             switch category {
+            case Self.absentCategory: return "a file this copy of the suite does not have (manifest.xml lists it)"
             case "a": return "no data model"
             case "b": return "simple ECMAScript expressions"
             case "c": return "an ECMAScript data model"

@@ -20,7 +20,7 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
         var exit: [Action] = []
         var stateData: [StateDataDefinition<State, Event, Context>] = []
         var doneData: [ChartStorage<State, Event, Context>.DoneDataMaker] = []
-        var invocations: [InvocationDefinition<Event, Context>] = []
+        var invocations: [InvocationDefinition<State, Event, Context>] = []
         var location: SourcePosition?
         var parent: Int
         var depth: Int
@@ -45,7 +45,7 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
     var guards: [Guard] = []
     var doneDataMakers: [ChartStorage<State, Event, Context>.DoneDataMaker] = []
     var stateDataDefinitions: [StateDataDefinition<State, Event, Context>] = []
-    var invocations: [InvocationDefinition<Event, Context>] = []
+    var invocations: [InvocationDefinition<State, Event, Context>] = []
     /// For each state, where its invocations start in ``invocations``; one more entry at the end.
     var invocationOffsets: [Int32] = []
     var transitionLocations: [SourcePosition?] = []

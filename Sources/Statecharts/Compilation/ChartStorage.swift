@@ -39,7 +39,7 @@ final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Con
     /// What fires each transition, as written.
     let triggers: [TransitionTrigger<Event.Kind>]
     /// The ``Invoke`` elements of every state, in document order.
-    @usableFromInline let invocations: [InvocationDefinition<Event, Context>]
+    @usableFromInline let invocations: [InvocationDefinition<State, Event, Context>]
     /// For each state, where its invocations start in ``invocations``; one more entry at the end.
     @usableFromInline let invocationOffsets: [Int32]
 
@@ -50,7 +50,7 @@ final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Con
         stateLocations: [SourcePosition?], transitionLocations: [SourcePosition?], userKinds: [Event.Kind?],
         microstepLimit: Int, binder: (@Sendable (inout Context, ProcessedEvent<Event>) -> Void)?,
         startActions: [Action], source: (any Sendable)?, triggers: [TransitionTrigger<Event.Kind>],
-        invocations: [InvocationDefinition<Event, Context>], invocationOffsets: [Int32]
+        invocations: [InvocationDefinition<State, Event, Context>], invocationOffsets: [Int32]
     ) {
         self.layout = layout
         tables = ChartTables(layout)

@@ -31,7 +31,7 @@ public struct ChartElement<State: Hashable & Sendable, Event: StatechartEvent, C
         case initial(targets: [State], action: Action?, location: SourcePosition?)
         case stateData(StateDataDefinition<State, Event, Context>)
         case doneData(@Sendable (borrowing Scope<State, Event, Context>) throws -> any Sendable)
-        case invoke(InvocationDefinition<Event, Context>)
+        case invoke(InvocationDefinition<State, Event, Context>)
     }
 
     let content: Content

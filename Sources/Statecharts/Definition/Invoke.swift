@@ -46,12 +46,19 @@ public struct Invoke<State: Hashable & Sendable, Event: StatechartEvent, Context
     }
 }
 
+/// Code a chart runs, inside the machine, for one running invocation: when it starts, or before
+/// each external event while it runs (see ``ChartElement/invoke(id:work:onError:onStart:beforeExternalEvent:location:)``).
+public typealias InvocationHook<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable> =
+    @Sendable (inout Scope<State, Event, Context>, InvocationID) throws -> Void
+
 /// One ``Invoke`` of a chart.
 @usableFromInline
-struct InvocationDefinition<Event: StatechartEvent, Context: Sendable>: Sendable {
+struct InvocationDefinition<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
     @usableFromInline var id: String?
     @usableFromInline var work: @Sendable (Context) async throws -> Event?
     @usableFromInline var onError: (@Sendable (any Error) -> Event?)?
+    @usableFromInline var onStart: InvocationHook<State, Event, Context>?
+    @usableFromInline var beforeExternalEvent: InvocationHook<State, Event, Context>?
     @usableFromInline var location: SourcePosition?
 }
 
@@ -62,11 +69,25 @@ extension ChartElement {
     ///   - id: A name for logs and observers.
     ///   - work: Runs while the state is active; the event it returns is sent to the machine.
     ///   - onError: Turns an error the work throws into an event; `nil` sends `error.execution`.
+    ///   - onStart: Runs inside the machine when the invocation starts, at the end of the step
+    ///     that entered its state, before ``StateMachine/takeInvocationRequests()`` reports it: it
+    ///     can read and change the context (for example, to prepare what the work needs) and
+    ///     raise events, which the machine processes before it takes the next external event.
+    ///     If it throws, the invocation does not start and the machine raises `error.execution`.
+    ///   - beforeExternalEvent: Runs while the invocation is running, for each external event
+    ///     (sent or timed), after the event is bound and before transitions are selected for it;
+    ///     ``Scope/event`` is the event. SCXML's `<finalize>` and `autoforward` are made of it.
+    ///     An error it throws raises `error.execution`.
     ///   - location: Where the invocation was written, for diagnostics.
     public static func invoke(
         id: String? = nil, work: @escaping @Sendable (Context) async throws -> Event?,
-        onError: (@Sendable (any Error) -> Event?)? = nil, location: SourcePosition? = nil
+        onError: (@Sendable (any Error) -> Event?)? = nil, onStart: InvocationHook<State, Event, Context>? = nil,
+        beforeExternalEvent: InvocationHook<State, Event, Context>? = nil, location: SourcePosition? = nil
     ) -> ChartElement {
-        ChartElement(.invoke(InvocationDefinition(id: id, work: work, onError: onError, location: location)))
+        ChartElement(
+            .invoke(
+                InvocationDefinition(
+                    id: id, work: work, onError: onError, onStart: onStart, beforeExternalEvent: beforeExternalEvent,
+                    location: location)))
     }
 }

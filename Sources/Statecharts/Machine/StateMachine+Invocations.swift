@@ -3,20 +3,58 @@ extension StateMachine {
 
     /// SCXML's `statesToInvoke` step, when the machine is stable: starts the invocations of the
     /// states entered since, that are still active.
+    ///
+    /// An invocation's `onStart` hook runs first; one that throws raises `error.execution` and
+    /// the invocation does not start.
     @usableFromInline
     mutating func startInvocations() {
-        let storage = mutableExtras()
-        let states = storage.statesToInvoke
-        storage.statesToInvoke.removeAll(keepingCapacity: true)
+        let states = mutableExtras().statesToInvoke
+        mutableExtras().statesToInvoke.removeAll(keepingCapacity: true)
         for state in states where active.contains(Int(state)) {
             let first = Int(chart.invocationOffsets[Int(state)])
             let end = Int(chart.invocationOffsets[Int(state) + 1])
             for definition in first..<end {
-                let invocation = LiveInvocation(
-                    id: storage.nextInvocation, state: state, definition: Int32(definition))
-                storage.nextInvocation &+= 1
-                storage.liveInvocations.append(invocation)
-                storage.invocationOutbox.append(.start(invocation, context: storedContext))
+                let id = mutableExtras().nextInvocation
+                mutableExtras().nextInvocation &+= 1
+                if let onStart = chart.invocations[definition].onStart,
+                    let error = runInvocationHook(onStart, id: id, signal: nil)
+                {
+                    enqueueInternal(.error(error, kind: chart.tables.errorExecutionKind))
+                    continue
+                }
+                let invocation = LiveInvocation(id: id, state: state, definition: Int32(definition))
+                mutableExtras().liveInvocations.append(invocation)
+                mutableExtras().invocationOutbox.append(.start(invocation, context: storedContext))
+            }
+        }
+    }
+
+    /// Runs the `beforeExternalEvent` hooks of the running invocations, oldest first, for the
+    /// external event `signal`.
+    @usableFromInline
+    mutating func runExternalEventHooks(for signal: Signal<Event>) {
+        guard let invocations = extras?.liveInvocations, !invocations.isEmpty else { return }
+        withUnsafePointer(to: signal) { pointer in
+            for invocation in invocations {
+                guard let hook = chart.invocations[Int(invocation.definition)].beforeExternalEvent,
+                    let error = runInvocationHook(hook, id: invocation.id, signal: pointer)
+                else { continue }
+                enqueueInternal(.error(error, kind: chart.tables.errorExecutionKind))
+            }
+        }
+    }
+
+    /// Runs one invocation hook; returns what it threw.
+    mutating func runInvocationHook(
+        _ hook: InvocationHook<State, Event, Context>, id: UInt64, signal: UnsafePointer<Signal<Event>>?
+    ) -> (any Error)? {
+        withUnsafeMutablePointer(to: &self) { machine in
+            var scope = Scope(machine: machine, signal: signal)
+            do {
+                try hook(&scope, InvocationID(rawValue: id))
+                return nil
+            } catch {
+                return error
             }
         }
     }

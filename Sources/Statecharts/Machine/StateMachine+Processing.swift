@@ -78,6 +78,7 @@ extension StateMachine {
         }
         let signal = Signal.event(event, kind: kindIndex(of: event))
         announce(signal, origin: .external, observer: &observer)
+        if extras?.liveInvocations.isEmpty == false { runExternalEventHooks(for: signal) }
         let handled = react(to: signal, observer: &observer)
         if !handled && unhandledEvents == .reject {
             if extras?.hasInternalEvents == true { try runToCompletion(microsteps: 0, observer: &observer) }
@@ -126,10 +127,15 @@ extension StateMachine {
                 if microsteps >= Int(limit) { throw abandonStep() }
                 if react(to: signal, observer: &observer) { microsteps += 1 }
             }
-            if status == .running, extras?.statesToInvoke.isEmpty == false { startInvocations() }
+            if status == .running, extras?.statesToInvoke.isEmpty == false {
+                startInvocations()
+                // An invocation that could not start raised error.execution: process it first.
+                if extras?.hasInternalEvents == true { continue }
+            }
             guard status == .running, let (signal, origin) = nextExternalSignal() else { break }
             announce(signal, origin: origin, observer: &observer)
             if microsteps >= Int(limit) { throw abandonStep() }
+            if extras?.liveInvocations.isEmpty == false { runExternalEventHooks(for: signal) }
             if react(to: signal, observer: &observer) { microsteps += 1 }
         }
         if status == .finished { finish() }

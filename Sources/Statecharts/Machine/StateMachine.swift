@@ -178,3 +178,11 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
         indices.compactMap { chart.states[$0] }
     }
 }
+
+extension StateMachine {
+    /// Changes the context between steps: for the runtimes of this package, such as the SCXML
+    /// interpreter, which takes the messages a session left in its context.
+    package mutating func updateContext<Result>(_ body: (inout Context) throws -> Result) rethrows -> Result {
+        try body(&storedContext)
+    }
+}

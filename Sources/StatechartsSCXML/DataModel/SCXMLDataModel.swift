@@ -19,6 +19,10 @@ public protocol SCXMLDataModel: Sendable, Codable {
     /// Why the model cannot run `feature`; `nil` when it can.
     static func problem(with feature: SCXMLFeature) -> String?
 
+    /// Why the model cannot use inline content (of `<data>`, `<assign>` or `<content>`); `nil`
+    /// when it can.
+    static func problem(with content: SCXMLInlineContent) -> String?
+
     /// A model for a new session.
     init(session: SCXMLSessionInfo)
 
@@ -54,6 +58,20 @@ public protocol SCXMLDataModel: Sendable, Codable {
 
     /// The items of a `<foreach>`'s `array`, in iteration order.
     mutating func items(of array: SCXMLExpression, isActive: (String) -> Bool) throws -> [SCXMLValue]
+
+    /// The value of inline content in a `<content>` of a `<send>` or `<donedata>`: what the
+    /// receiver finds in `_event.data`.
+    mutating func value(of content: SCXMLInlineContent, at location: SourcePosition) throws -> SCXMLValue
+}
+
+extension SCXMLDataModel {
+    /// Any inline content can be used, as a string.
+    public static func problem(with content: SCXMLInlineContent) -> String? { nil }
+
+    /// The content as a string, as written.
+    public mutating func value(of content: SCXMLInlineContent, at location: SourcePosition) throws -> SCXMLValue {
+        .string(content.string)
+    }
 }
 
 /// How an expression is used, so that a model can check it for its use.
@@ -97,11 +115,15 @@ public struct SCXMLSessionInfo: Sendable, Hashable, Codable {
     public var id: String
     /// The document's name (SCXML's `_name`).
     public var name: String?
+    /// How long one script or expression may run before the data model stops it and raises
+    /// `error.execution`; `nil` for no limit. Documents are untrusted: keep a limit.
+    public var scriptTimeLimit: Duration?
 
     /// Session information from its parts.
-    public init(id: String, name: String?) {
+    public init(id: String, name: String?, scriptTimeLimit: Duration? = .seconds(1)) {
         self.id = id
         self.name = name
+        self.scriptTimeLimit = scriptTimeLimit
     }
 }
 
@@ -111,11 +133,15 @@ public struct SCXMLEvaluationError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// Where the expression is.
     public var location: SourcePosition
+    /// The identifier of the `<send>` that failed, which the `error.execution` event carries as
+    /// its `sendid`.
+    public var sendID: String?
 
     /// An error from its parts.
-    public init(_ message: String, at location: SourcePosition) {
+    public init(_ message: String, at location: SourcePosition, sendID: String? = nil) {
         self.message = message
         self.location = location
+        self.sendID = sendID
     }
 
     /// `file:line:column: message`.

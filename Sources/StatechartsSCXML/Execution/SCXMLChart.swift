@@ -18,11 +18,13 @@ public struct SCXMLChart: Sendable {
     ///   - sessionID: The session identifier (SCXML's `_sessionid`); a new UUID by default.
     ///   - unhandledEvents: What to do with an event that no transition handles.
     ///   - log: Where `<log>` elements write; `nil` to discard them.
+    ///   - scriptTimeLimit: How long one script or expression may run before it is stopped with
+    ///     `error.execution`; `nil` for no limit.
     public func makeMachine(
         sessionID: String = UUID().uuidString, unhandledEvents: UnhandledEventPolicy = .ignore,
-        log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
+        log: (@Sendable (SCXMLLogRecord) -> Void)? = nil, scriptTimeLimit: Duration? = .seconds(1)
     ) -> StateMachine<String, SCXMLEvent, SCXMLSession> {
-        let info = SCXMLSessionInfo(id: sessionID, name: document.name)
+        let info = SCXMLSessionInfo(id: sessionID, name: document.name, scriptTimeLimit: scriptTimeLimit)
         let session = SCXMLSession(model: dataModel.init(session: info), info: info, log: log)
         return statechart.makeMachine(context: session, unhandledEvents: unhandledEvents)
     }
@@ -86,7 +88,9 @@ struct SCXMLChartBuilder {
     var diagnostics: [SCXMLDiagnostic] = []
 
     init(document: SCXMLDocument, dataModels: [any SCXMLDataModel.Type]) {
-        self.document = document
+        let (resolved, warnings) = document.resolvingSources()
+        self.document = resolved
+        diagnostics = warnings
         let requested = document.dataModel ?? SCXMLDocument.defaultDataModel
         requestedModel = requested
         if let found = dataModels.first(where: { $0.names.contains(requested) }) {
@@ -178,9 +182,18 @@ struct SCXMLChartBuilder {
 
     mutating func check(_ data: SCXMLData) {
         check(data.expression, as: .value)
-        if data.source != nil {
-            unsupported("<data src> is not supported yet", at: data.location)
-        }
+        check(data.content, at: data.location)
+    }
+
+    mutating func check(_ content: SCXMLInlineContent?, at location: SourcePosition) {
+        guard let content, let problem = model.problem(with: content) else { return }
+        unsupported(problem, at: location)
+    }
+
+    mutating func check(_ content: SCXMLContent?) {
+        guard let content else { return }
+        check(content.expression, as: .value)
+        check(content.inline, at: content.location)
     }
 
     mutating func check(_ actions: [SCXMLAction]) {
@@ -206,7 +219,7 @@ struct SCXMLChartBuilder {
                     require(.variables, at: action.location)
                 }
                 for param in send.params { check(param.expression, as: .value) }
-                check(send.content?.expression, as: .value)
+                check(send.content)
             case .cancel(_, let expression):
                 check(expression, as: .value)
             case .log(_, let expression):
@@ -265,15 +278,19 @@ struct SCXMLChartBuilder {
             elements.append(
                 .initial(initial.targets, action: actionClosure(initial.actions), location: initial.location))
         }
-        for invocation in node.invocations {
-            unsupported("<invoke> is not supported yet", at: invocation.location)
+        for invocation in node.invocations { elements.append(invoke(invocation, in: node)) }
+        if !node.invocations.isEmpty {
+            // Leaving the state ends its invocations: their children are cancelled and can no
+            // longer be reached, and nothing they send is processed.
+            let id = node.id
+            elements.append(.onExit { scope in scope.context.invocations.removeAll { $0.state == id } })
         }
         if let doneData = node.doneData {
             for param in doneData.params {
                 check(param.expression, as: .value)
                 if param.dataLocation != nil || param.expression == nil { require(.variables, at: param.location) }
             }
-            check(doneData.content?.expression, as: .value)
+            check(doneData.content)
             elements.append(.doneData { scope in try SCXMLExecutor.doneData(doneData, in: scope) })
         }
         elements += node.children.map { self.node($0) }
@@ -286,6 +303,36 @@ struct SCXMLChartBuilder {
         case .history: kind = .history
         }
         return .state(node.id, kind: kind, initial: node.initial, elements: elements, location: node.location)
+    }
+
+    mutating func invoke(_ invocation: SCXMLInvoke, in node: SCXMLNode) -> Element {
+        check(invocation.typeExpression, as: .value)
+        check(invocation.sourceExpression, as: .value)
+        // Inline content of an <invoke> is the child's document, not data.
+        check(invocation.content?.expression, as: .value)
+        for param in invocation.params { check(param.expression, as: .value) }
+        if invocation.idLocation != nil || !invocation.namelist.isEmpty
+            || invocation.params.contains(where: { $0.dataLocation != nil })
+        {
+            require(.variables, at: invocation.location)
+        }
+        if let type = invocation.type, !SCXMLExecutor.scxmlInvokeTypes.contains(type) {
+            diagnostics.append(
+                SCXMLDiagnostic(
+                    .warning, "the invoke type '\(type)' is not supported; this <invoke> raises error.execution",
+                    at: invocation.location, kind: .unsupported))
+        }
+        check(invocation.finalize)
+        let state = node.id
+        let finalize = invocation.finalize
+        return .invoke(
+            id: invocation.id,
+            work: { _ in
+                throw SCXMLEvaluationError("an SCXML <invoke> runs under SCXMLInterpreter", at: invocation.location)
+            },
+            onStart: { scope, id in try SCXMLExecutor.startInvocation(invocation, state: state, id: id, in: &scope) },
+            beforeExternalEvent: { scope, id in try SCXMLExecutor.beforeExternalEvent(finalize, id: id, in: &scope) },
+            location: invocation.location)
     }
 
     mutating func transition(_ transition: SCXMLTransition) -> Element {

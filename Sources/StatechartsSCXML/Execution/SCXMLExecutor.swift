@@ -23,11 +23,9 @@ enum SCXMLExecutor {
         case .send(let send):
             try self.send(send, at: action.location, in: &scope)
         case .cancel(let sendID, let expression):
-            if let sendID {
-                scope.cancel(id: sendID)
-            } else if let expression {
-                scope.cancel(id: try value(expression, in: &scope).description)
-            }
+            guard let id = try sendID ?? expression.map({ try value($0, in: &scope).description }) else { return }
+            scope.cancel(id: id)
+            if scope.context.hasSentDelayedMessages { scope.context.outbox.append(.cancel(sendID: id)) }
         case .log(let label, let expression):
             let value = try expression.map { try self.value($0, in: &scope) }
             scope.context.log?(SCXMLLogRecord(label: label, value: value, location: action.location))
@@ -89,6 +87,11 @@ enum SCXMLExecutor {
     static func initialize(_ data: [SCXMLData], in scope: inout SCXMLScope) {
         for item in data {
             do {
+                if let passed = scope.context.parameters[item.id] {
+                    // A value the invoking session passed replaces the document's.
+                    try withModel(&scope) { model, _ in try model.store(passed, in: item.id, at: item.location) }
+                    continue
+                }
                 try withModel(&scope) { model, isActive in try model.initialize(item, isActive: isActive) }
             } catch {
                 _ = try? withModel(&scope) { model, _ in try model.declare(item) }
@@ -104,7 +107,8 @@ enum SCXMLExecutor {
             if let expression = content.expression {
                 return try model.value(expression) { scope.isActive($0) }
             }
-            return .string(content.inline?.string ?? "")
+            guard let inline = content.inline else { return .string("") }
+            return try model.value(of: inline, at: content.location)
         }
         var values: [String: SCXMLValue] = [:]
         for param in doneData.params {
@@ -127,9 +131,18 @@ enum SCXMLExecutor {
         let name = try send.event ?? send.eventExpression.map { try value($0, in: &scope).description }
         let target = try send.target ?? send.targetExpression.map { try value($0, in: &scope).description }
         let type = try send.type ?? send.typeExpression.map { try value($0, in: &scope).description }
+        let sendID = send.id ?? scope.context.makeSendID()
+        if let idLocation = send.idLocation {
+            try withModel(&scope) { model, _ in
+                try model.store(.string(sendID), in: idLocation.text, at: idLocation.location)
+            }
+        }
+        // The identifier the event carries: the one the document gave or asked for, else none.
+        let eventSendID = send.id != nil || send.idLocation != nil ? sendID : nil
         if let type, !SCXMLSend.scxmlProcessorTypes.contains(type) {
             throw SCXMLEvaluationError(
-                "the event I/O processor '\(type)' is not supported; only SCXML's is", at: location)
+                "the event I/O processor '\(type)' is not supported; only SCXML's is", at: location,
+                sendID: eventSendID)
         }
         var delay = send.delay ?? .zero
         if let expression = send.delayExpression {
@@ -140,37 +153,51 @@ enum SCXMLExecutor {
             }
             delay = parsed
         }
-        let sendID = send.id ?? scope.context.makeSendID()
-        if let idLocation = send.idLocation {
-            try withModel(&scope) { model, _ in
-                try model.store(.string(sendID), in: idLocation.text, at: idLocation.location)
-            }
-        }
         let data = try eventData(send, at: location, in: &scope)
         guard let name else {
             throw SCXMLEvaluationError("the <send> has no event name", at: location)
         }
         let ownTarget = "#_scxml_\(scope.context.info.id)"
+        var event = SCXMLEvent(
+            name, data: data, type: .external, sendID: eventSendID, origin: ownTarget, originType: scxmlProcessor)
         switch target {
         case nil, "", ownTarget?:
-            let event = SCXMLEvent(
-                name, data: data, type: .external, sendID: sendID, origin: ownTarget, originType: scxmlProcessor)
             scope.send(event, after: delay, id: sendID)
         case "#_internal":
             if delay > .zero {
-                throw SCXMLEvaluationError("a <send> to '#_internal' cannot be delayed", at: location)
+                throw SCXMLEvaluationError(
+                    "a <send> to '#_internal' cannot be delayed", at: location, sendID: eventSendID)
             }
-            scope.raise(
-                SCXMLEvent(
-                    name, data: data, type: .internal, sendID: sendID, origin: ownTarget, originType: scxmlProcessor))
-        case let other? where other.hasPrefix("#_"):
-            // #_parent, #_scxml_<another session>, #_<invoke id>: a valid form, but no session to reach.
-            scope.raise(SCXMLEvent("error.communication", type: .platform, sendID: sendID))
+            event.type = .internal
+            scope.raise(event)
         case let other?:
-            throw SCXMLEvaluationError(
-                "the target '\(other)' is not one the SCXML event I/O processor accepts (#_internal, #_scxml_SESSION, #_parent, #_INVOKE)",
-                at: location)
+            guard other.hasPrefix("#_") else {
+                throw SCXMLEvaluationError(
+                    "the target '\(other)' is not one the SCXML event I/O processor accepts (#_internal, #_scxml_SESSION, #_parent, #_INVOKEID)",
+                    at: location, sendID: sendID)
+            }
+            guard let session = reachableSession(other, from: scope.context) else {
+                // A valid form, but no session to reach.
+                scope.raise(SCXMLEvent("error.communication", type: .platform, sendID: sendID))
+                return
+            }
+            if let parent = scope.context.parent, session == parent.sessionID { event.invokeID = parent.invokeID }
+            if delay > .zero { scope.context.hasSentDelayedMessages = true }
+            scope.context.outbox.append(.send(event, target: session, delay: delay, sendID: sendID))
         }
+    }
+
+    /// The session a `#_parent`, `#_scxml_SESSIONID` or `#_INVOKEID` target reaches from this
+    /// session: its parent or one of its running children; `nil` for any other.
+    static func reachableSession(_ target: String, from session: SCXMLSession) -> String? {
+        if target == "#_parent" { return session.parent?.sessionID }
+        if target.hasPrefix("#_scxml_") {
+            let id = String(target.dropFirst("#_scxml_".count))
+            if id == session.parent?.sessionID { return id }
+            return session.invocations.first { $0.childSessionID == id }?.childSessionID
+        }
+        let invokeID = String(target.dropFirst(2))
+        return session.invocations.first { $0.invokeID == invokeID }?.childSessionID
     }
 
     static func eventData(
@@ -178,7 +205,8 @@ enum SCXMLExecutor {
     ) throws -> SCXMLValue? {
         if let content = send.content {
             if let expression = content.expression { return try value(expression, in: &scope) }
-            return content.inline.map { .string($0.string) }
+            guard let inline = content.inline else { return nil }
+            return try withModel(&scope) { model, _ in try model.value(of: inline, at: content.location) }
         }
         guard !send.namelist.isEmpty || !send.params.isEmpty else { return nil }
         return try withModel(&scope) { model, isActive in
@@ -191,5 +219,73 @@ enum SCXMLExecutor {
             }
             return .object(values)
         }
+    }
+}
+
+extension SCXMLExecutor {
+    // MARK: - Invoke
+
+    /// The values of `type` that name an SCXML session.
+    static let scxmlInvokeTypes: Set<String> = [
+        "http://www.w3.org/TR/scxml/", "http://www.w3.org/TR/scxml", "scxml",
+    ]
+
+    /// Starts an `<invoke>` (SCXML's `invoke()`), at the end of the step that entered its state:
+    /// evaluates its attributes and parameters in this session and records what the child needs,
+    /// for ``SCXMLInterpreter`` to start it. A failure raises `error.execution` and the child does
+    /// not start.
+    static func startInvocation(
+        _ invoke: SCXMLInvoke, state: String, id: InvocationID, in scope: inout SCXMLScope
+    ) throws {
+        let type = try invoke.type ?? invoke.typeExpression.map { try value($0, in: &scope).description }
+        if let type, !scxmlInvokeTypes.contains(type) {
+            throw SCXMLEvaluationError(
+                "the invoke type '\(type)' is not supported; only SCXML sessions can be invoked", at: invoke.location)
+        }
+        scope.context.invocationCounter += 1
+        let number = scope.context.invocationCounter
+        let invokeID = invoke.id ?? "\(state).\(scope.context.info.id).\(number)"
+        if let idLocation = invoke.idLocation {
+            try withModel(&scope) { model, _ in
+                try model.store(.string(invokeID), in: idLocation.text, at: idLocation.location)
+            }
+        }
+        let source: SCXMLInvocationSource
+        if let content = invoke.content {
+            if let expression = content.expression {
+                source = .text(try value(expression, in: &scope).description)
+            } else {
+                source = .text(content.inline?.string ?? "")
+            }
+        } else if let file = try invoke.source ?? invoke.sourceExpression.map({ try value($0, in: &scope).description })
+        {
+            source = .file(file)
+        } else {
+            throw SCXMLEvaluationError("the <invoke> has neither 'src', 'srcexpr' nor <content>", at: invoke.location)
+        }
+        let parameters = try withModel(&scope) { model, isActive in
+            var values: [String: SCXMLValue] = [:]
+            for name in invoke.namelist { values[name] = try model.load(name, at: invoke.location) }
+            for param in invoke.params { values[param.name] = try paramValue(param, model: &model, isActive: isActive) }
+            return values
+        }
+        scope.context.invocations.append(
+            SCXMLInvocation(
+                id: id, invokeID: invokeID, state: state, childSessionID: "\(scope.context.info.id).\(number)",
+                autoforward: invoke.autoforward, source: source, parameters: parameters, location: invoke.location))
+    }
+
+    /// Before an external event: runs the `<finalize>` of the invocation that sent it, and
+    /// forwards the event to the child when the invocation has `autoforward`.
+    static func beforeExternalEvent(
+        _ finalize: [SCXMLAction], id: InvocationID, in scope: inout SCXMLScope
+    ) throws {
+        guard let invocation = scope.context.invocations.first(where: { $0.id == id }), let event = scope.event else {
+            return
+        }
+        if invocation.autoforward {
+            scope.context.outbox.append(.send(event, target: invocation.childSessionID, delay: .zero, sendID: nil))
+        }
+        if event.invokeID == invocation.invokeID { try run(finalize, in: &scope) }
     }
 }

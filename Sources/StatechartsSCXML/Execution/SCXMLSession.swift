@@ -17,6 +17,21 @@ public struct SCXMLSession: DataModel {
     var initializedStates: Set<String> = []
     /// The number of the next generated send identifier.
     var sendCounter = 0
+    /// For a session started by an `<invoke>`: the session that invoked it, and the invocation's
+    /// identifier there. `#_parent` reaches it.
+    public internal(set) var parent: SCXMLParentLink?
+    /// The values the invoking session passed (`<param>`, `namelist`), which replace the values
+    /// of the `<data>` elements of the same names.
+    var parameters: [String: SCXMLValue] = [:]
+    /// The invocations running in this session, in the order they started.
+    var invocations: [SCXMLInvocation] = []
+    /// The number of invocations started, for generated identifiers.
+    var invocationCounter = 0
+    /// Events for other sessions and cancellations of delayed ones, for ``SCXMLInterpreter``.
+    var outbox: [SCXMLMessage] = []
+    /// Whether this session has sent a delayed event to another session, which `<cancel>` must
+    /// then also reach.
+    var hasSentDelayedMessages = false
 
     /// A session with a fresh model.
     public init(model: any SCXMLDataModel, info: SCXMLSessionInfo, log: (@Sendable (SCXMLLogRecord) -> Void)? = nil) {
@@ -34,7 +49,8 @@ public struct SCXMLSession: DataModel {
     /// the machine raises (`done.state.*`, `error.execution`), a platform event.
     static func scxmlEvent(_ event: ProcessedEvent<SCXMLEvent>) -> SCXMLEvent {
         if let own = event.event { return own }
-        return SCXMLEvent(event.name, data: event.doneData as? SCXMLValue, type: .platform)
+        let sendID = (event.error as? SCXMLEvaluationError)?.sendID
+        return SCXMLEvent(event.name, data: event.doneData as? SCXMLValue, type: .platform, sendID: sendID)
     }
 
     /// A new send identifier, unique in the session.
@@ -56,7 +72,8 @@ extension SCXMLSession: Codable {
     }()
 
     private enum CodingKeys: String, CodingKey {
-        case dataModel, model, info, initializedStates, sendCounter
+        case dataModel, model, info, initializedStates, sendCounter, parent, parameters, invocations,
+            invocationCounter
     }
 
     /// Decodes a session; its ``log`` is `nil` (see ``SCXMLChart/restoreMachine(from:unhandledEvents:log:)``).
@@ -77,6 +94,10 @@ extension SCXMLSession: Codable {
         log = nil
         initializedStates = try container.decode(Set<String>.self, forKey: .initializedStates)
         sendCounter = try container.decode(Int.self, forKey: .sendCounter)
+        parent = try container.decodeIfPresent(SCXMLParentLink.self, forKey: .parent)
+        parameters = try container.decodeIfPresent([String: SCXMLValue].self, forKey: .parameters) ?? [:]
+        invocations = try container.decodeIfPresent([SCXMLInvocation].self, forKey: .invocations) ?? []
+        invocationCounter = try container.decodeIfPresent(Int.self, forKey: .invocationCounter) ?? 0
     }
 
     /// Encodes the session: its data model's name and variables, its identity and counters.
@@ -87,6 +108,10 @@ extension SCXMLSession: Codable {
         try container.encode(info, forKey: .info)
         try container.encode(initializedStates.sorted(), forKey: .initializedStates)
         try container.encode(sendCounter, forKey: .sendCounter)
+        try container.encodeIfPresent(parent, forKey: .parent)
+        if !parameters.isEmpty { try container.encode(parameters, forKey: .parameters) }
+        if !invocations.isEmpty { try container.encode(invocations, forKey: .invocations) }
+        if invocationCounter > 0 { try container.encode(invocationCounter, forKey: .invocationCounter) }
     }
 }
 
