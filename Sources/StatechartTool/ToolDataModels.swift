@@ -1,7 +1,7 @@
 import StatechartsSCXML
 
 #if ECMAScript
-    import StatechartsECMAScript
+import StatechartsECMAScript
 #endif
 
 /// The data models the tool runs documents with: the null data model, and ECMAScript when the
@@ -10,9 +10,9 @@ public enum ToolDataModels {
     /// Every data model this build of the tool has.
     public static var all: [any SCXMLDataModel.Type] {
         #if ECMAScript
-            return ECMAScriptDataModel.withBuiltIns
+        return ECMAScriptDataModel.withBuiltIns
         #else
-            return SCXMLDocument.builtInDataModels
+        return SCXMLDocument.builtInDataModels
         #endif
     }
 }

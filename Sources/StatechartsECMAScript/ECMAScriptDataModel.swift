@@ -15,7 +15,7 @@ import StatechartsSCXML
 ///
 /// Documents are untrusted. A script has ECMAScript's built-ins and nothing else: no file,
 /// network or process access. A script or expression that runs longer than the session's
-/// ``SCXMLSessionInfo/scriptTimeLimit`` is stopped and raises `error.execution`; the machine goes on.
+/// `SCXMLSessionInfo.scriptTimeLimit` is stopped and raises `error.execution`; the machine goes on.
 ///
 /// ```swift
 /// let chart = try SCXMLChart.load(contentsOf: url, dataModels: ECMAScriptDataModel.withBuiltIns)
@@ -149,7 +149,8 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
         } else if let content = data.content {
             value = try contentValue(content, at: data.location)
         } else if let source = data.source {
-            throw SCXMLEvaluationError("the file '\(source)' of <data id=\"\(data.id)\"> cannot be read", at: data.location)
+            throw SCXMLEvaluationError(
+                "the file '\(source)' of <data id=\"\(data.id)\"> cannot be read", at: data.location)
         } else {
             value = JSValueMakeUndefined(engine.context)
         }
@@ -248,7 +249,9 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
     // MARK: - Locations
 
     func checkWritable(_ location: String, at position: SourcePosition) throws {
-        let root = location.trimmingCharacters(in: .whitespaces).prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }
+        let root = location.trimmingCharacters(in: .whitespaces).prefix {
+            $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$"
+        }
         if Self.systemVariables.contains(String(root)) {
             throw SCXMLEvaluationError("'\(root)' is a system variable and cannot be assigned", at: position)
         }

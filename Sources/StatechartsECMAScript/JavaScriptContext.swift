@@ -126,7 +126,9 @@ final class JavaScriptContext: @unchecked Sendable {
         let key = Self.makeString(name)
         defer { JSStringRelease(key) }
         var attributes = JSPropertyAttributes(kJSPropertyAttributeNone)
-        if readOnly { attributes |= JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete) }
+        if readOnly {
+            attributes |= JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete)
+        }
         if hidden { attributes |= JSPropertyAttributes(kJSPropertyAttributeDontEnum) }
         JSObjectSetProperty(context, global, key, value, attributes, nil)
     }

@@ -30,7 +30,8 @@ struct SourceResolver {
     init(documentFile: String) {
         let file = URL(fileURLWithPath: documentFile)
         folder =
-            FileManager.default.fileExists(atPath: file.path) ? file.deletingLastPathComponent().standardizedFileURL : nil
+            FileManager.default.fileExists(atPath: file.path)
+            ? file.deletingLastPathComponent().standardizedFileURL : nil
     }
 
     /// The text of the file `source` names, or `nil` with a warning.
@@ -46,7 +47,9 @@ struct SourceResolver {
             return nil
         }
         guard !path.contains("://"), !path.hasPrefix("/"), !path.isEmpty else {
-            report("'\(source)' is not read: a src must be a path relative to the document's folder", at: location, severity)
+            report(
+                "'\(source)' is not read: a src must be a path relative to the document's folder", at: location,
+                severity)
             return nil
         }
         let file = folder.appendingPathComponent(path).standardizedFileURL

@@ -235,25 +235,28 @@ public struct SCXMLInterpreter: Sendable {
                 guard let invocation = start.context.invocations.first(where: { $0.id == start.id }) else { continue }
                 startChild(invocation, parent: id)
             case .cancel(let invocation):
-                if let child = children.first(where: { $0.value.parent == id && $0.value.invocation == invocation })?.key {
+                if let child = children.first(where: { $0.value.parent == id && $0.value.invocation == invocation })?
+                    .key
+                {
                     remove(child)
                 }
             }
         }
         let messages: [SCXMLMessage] =
             updateSession(id) { machine in
-            machine.updateContext { context in
-                defer { context.outbox.removeAll() }
-                return context.outbox
-            }
-        } ?? []
+                machine.updateContext { context in
+                    defer { context.outbox.removeAll() }
+                    return context.outbox
+                }
+            } ?? []
         for message in messages {
             switch message {
             case .send(let event, let target, let delay, let sendID):
                 let delivery = Delivery(event: event, target: target, source: id)
                 if delay > .zero {
                     sequence += 1
-                    let item = DelayedDelivery(deadline: now + delay, sequence: sequence, delivery: delivery, sendID: sendID)
+                    let item = DelayedDelivery(
+                        deadline: now + delay, sequence: sequence, delivery: delivery, sendID: sendID)
                     let index = delayed.firstIndex { ($0.deadline, $0.sequence) > (item.deadline, item.sequence) }
                     delayed.insert(item, at: index ?? delayed.endIndex)
                 } else if isDeliverable(delivery) {
@@ -322,11 +325,12 @@ public struct SCXMLInterpreter: Sendable {
         case .file(let path):
             var resolver = SourceResolver(documentFile: documentFile)
             guard let text = resolver.read(path, at: location) else {
-                throw SCXMLError(diagnostics: resolver.warnings.map { warning in
-                    var error = warning
-                    error.severity = .error
-                    return error
-                })
+                throw SCXMLError(
+                    diagnostics: resolver.warnings.map { warning in
+                        var error = warning
+                        error.severity = .error
+                        return error
+                    })
             }
             let folder = URL(fileURLWithPath: documentFile).deletingLastPathComponent()
             let file = folder.appendingPathComponent(path.hasPrefix("file:") ? String(path.dropFirst(5)) : path)
