@@ -14,6 +14,10 @@ public struct SCXMLChart: Sendable {
 
     /// A machine of the chart, not started yet.
     ///
+    /// The machine runs this one session. A document with `<invoke>`, or one that sends events
+    /// to other sessions, runs under ``SCXMLInterpreter``, which starts the invoked sessions and
+    /// delivers what they send each other.
+    ///
     /// - Parameters:
     ///   - sessionID: The session identifier (SCXML's `_sessionid`); a new UUID by default.
     ///   - unhandledEvents: What to do with an event that no transition handles.
