@@ -15,7 +15,14 @@ if ! command -v apt-get >/dev/null; then
   exit 1
 fi
 sudo=""
-if [[ "$(id -u)" != "0" ]]; then sudo="sudo"; fi
+if [[ "$(id -u)" != "0" ]]; then
+  if ! command -v sudo >/dev/null; then
+    echo "JavaScriptCore (javascriptcoregtk-4.1) is missing; install libjavascriptcoregtk-4.1-dev as root" >&2
+    echo "(apt-get install libjavascriptcoregtk-4.1-dev), or build with --disable-default-traits." >&2
+    exit 1
+  fi
+  sudo="sudo"
+fi
 echo "installing JavaScriptCore for the ECMAScript data model (libjavascriptcoregtk-4.1-dev)..." >&2
 if ! $sudo apt-get install -y -qq libjavascriptcoregtk-4.1-dev pkg-config >/dev/null; then
   $sudo apt-get update -qq >/dev/null

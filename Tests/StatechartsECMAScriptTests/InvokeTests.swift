@@ -147,6 +147,13 @@ struct InvokeTests {
         #expect(problem.location.file.hasSuffix("invoke-parent.scxml") && problem.location.line == 9)
     }
 
+    @Test("the same relative src names a different file in each invoking document's folder")
+    func sourcesRelativeToEachDocument() throws {
+        let session = try Session(fixture: "two-folders.scxml")
+        #expect(session.log == ["from: left", "from: right"])
+        #expect(session.interpreter.childSessionIDs.count == 4)
+    }
+
     @Test("the same run gives the same trace every time")
     func deterministic() throws {
         func run() throws -> [String] {

@@ -17,7 +17,7 @@ extension SCXMLDocument {
         document.script = script.map { resolver.resolve($0) }
         document.states = states.map { resolver.resolve($0) }
         document.transitions = transitions.map { resolver.resolve($0) }
-        return (document, resolver.warnings)
+        return (document, resolver.diagnostics)
     }
 }
 
@@ -25,7 +25,7 @@ extension SCXMLDocument {
 struct SourceResolver {
     let folder: URL?
     /// What could not be read.
-    var warnings: [SCXMLDiagnostic] = []
+    var diagnostics: [SCXMLDiagnostic] = []
 
     init(documentFile: String) {
         let file = URL(fileURLWithPath: documentFile)
@@ -65,7 +65,7 @@ struct SourceResolver {
     }
 
     mutating func report(_ message: String, at location: SourcePosition, _ severity: SCXMLDiagnostic.Severity) {
-        warnings.append(SCXMLDiagnostic(severity, message, at: location, kind: .document))
+        diagnostics.append(SCXMLDiagnostic(severity, message, at: location, kind: .document))
     }
 
     mutating func resolve(_ data: SCXMLData) -> SCXMLData {

@@ -92,9 +92,9 @@ struct SCXMLChartBuilder {
     var diagnostics: [SCXMLDiagnostic] = []
 
     init(document: SCXMLDocument, dataModels: [any SCXMLDataModel.Type]) {
-        let (resolved, warnings) = document.resolvingSources()
+        let (resolved, sourceProblems) = document.resolvingSources()
         self.document = resolved
-        diagnostics = warnings
+        diagnostics = sourceProblems
         let requested = document.dataModel ?? SCXMLDocument.defaultDataModel
         requestedModel = requested
         if let found = dataModels.first(where: { $0.names.contains(requested) }) {

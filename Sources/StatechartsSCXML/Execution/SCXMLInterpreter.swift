@@ -40,8 +40,9 @@ public struct SCXMLInterpreter: Sendable {
     /// Events sent to other sessions with a delay, by deadline.
     private var delayed: [DelayedDelivery] = []
     private var sequence = 0
-    /// Charts of invoked documents, by source.
-    private var charts: [SCXMLInvocationSource: SCXMLChart] = [:]
+    /// Charts of invoked documents, by the invoking document and source: the same relative `src`
+    /// names different files in different folders.
+    private var charts: [ChartKey: SCXMLChart] = [:]
     private let chart: SCXMLChart
     private let dataModels: [any SCXMLDataModel.Type]
     private let log: (@Sendable (SCXMLLogRecord) -> Void)?
@@ -57,6 +58,11 @@ public struct SCXMLInterpreter: Sendable {
         var chart: SCXMLChart
         var parent: String
         var invocation: InvocationID
+    }
+
+    struct ChartKey: Hashable, Sendable {
+        var invokingDocument: String
+        var source: SCXMLInvocationSource
     }
 
     struct Delivery: Sendable {
@@ -315,28 +321,24 @@ public struct SCXMLInterpreter: Sendable {
     private mutating func chart(
         for source: SCXMLInvocationSource, invokedFrom parent: String, at location: SourcePosition
     ) throws(SCXMLError) -> SCXMLChart {
-        if let cached = charts[source] { return cached }
         let invoking = children[parent]?.chart ?? chart
         let documentFile = invoking.document.location.file
+        let key = ChartKey(invokingDocument: documentFile, source: source)
+        if let cached = charts[key] { return cached }
         let loaded: SCXMLChart
         switch source {
         case .text(let text):
             loaded = try SCXMLChart.load(text, file: documentFile, dataModels: dataModels)
         case .file(let path):
             var resolver = SourceResolver(documentFile: documentFile)
-            guard let text = resolver.read(path, at: location) else {
-                throw SCXMLError(
-                    diagnostics: resolver.warnings.map { warning in
-                        var error = warning
-                        error.severity = .error
-                        return error
-                    })
+            guard let text = resolver.read(path, at: location, severity: .error) else {
+                throw SCXMLError(diagnostics: resolver.diagnostics)
             }
             let folder = URL(fileURLWithPath: documentFile).deletingLastPathComponent()
             let file = folder.appendingPathComponent(path.hasPrefix("file:") ? String(path.dropFirst(5)) : path)
             loaded = try SCXMLChart.load(text, file: file.standardizedFileURL.path, dataModels: dataModels)
         }
-        charts[source] = loaded
+        charts[key] = loaded
         return loaded
     }
 }
