@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -105,7 +105,30 @@ let package = Package(
         .testTarget(
             name: "StatechartExamplesTests",
             dependencies: ["StatechartExamples", "Statecharts", .product(name: "Clocks", package: "swift-clocks")]),
+        // Every Swift example of the README and the documentation catalogs, run as written.
+        .testTarget(
+            name: "DocumentationExamplesTests",
+            dependencies: documentationExampleDependencies, exclude: ["Fixtures"]),
+        // The same examples (symbolic links to the files above and to Examples/Flows), compiled as
+        // an app target of Xcode 26 compiles them: main-actor default isolation, approachable
+        // concurrency. Plus a SwiftUI-shaped model driven through Observation.
+        .testTarget(
+            name: "MainActorDefaultTests",
+            dependencies: documentationExampleDependencies, exclude: ["Fixtures"],
+            swiftSettings: [
+                .defaultIsolation(MainActor.self), .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+            ]),
         // End-to-end tests of the `statechart` binary.
         .testTarget(name: "StatechartToolTests", dependencies: ["StatechartTool"], exclude: ["Fixtures"]),
     ]
 )
+
+/// What the documentation's examples use.
+var documentationExampleDependencies: [Target.Dependency] {
+    [
+        "Statecharts", "StatechartsSCXML", "BluetoothConnection",
+        .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
+        .product(name: "Clocks", package: "swift-clocks"),
+    ]
+}

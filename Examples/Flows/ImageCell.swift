@@ -21,7 +21,7 @@ public enum ImageCellState: String, Hashable, Sendable, CaseIterable {
 }
 
 /// What happens to an image cell.
-public enum ImageCellEvent: StatechartEvent, Equatable {
+public enum ImageCellEvent: StatechartEvent, Sendable, Equatable {
     /// The cell is given an image to show.
     case configure(url: String)
     /// The thumbnail arrived.

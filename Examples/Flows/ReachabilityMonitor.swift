@@ -27,7 +27,7 @@ public enum NetworkPath: String, Hashable, Sendable, Codable {
 }
 
 /// What the monitor hears.
-public enum ReachabilityEvent: StatechartEvent, Equatable {
+public enum ReachabilityEvent: StatechartEvent, Sendable, Equatable {
     /// The system reports a new path.
     case pathChanged(NetworkPath)
 
@@ -38,7 +38,7 @@ public enum ReachabilityEvent: StatechartEvent, Equatable {
     public var kind: Kind { .pathChanged }
 
     /// The path the event reports.
-    public var path: NetworkPath { if case .pathChanged(let path) = self { path } else { .none } }
+    nonisolated public var path: NetworkPath { if case .pathChanged(let path) = self { path } else { .none } }
 }
 
 /// The path reported to the app, and every report made.

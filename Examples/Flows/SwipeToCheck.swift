@@ -21,7 +21,7 @@ public enum SwipeState: String, Hashable, Sendable, CaseIterable {
 }
 
 /// What the gesture recognizer and the list report.
-public enum SwipeEvent: StatechartEvent, Equatable {
+public enum SwipeEvent: StatechartEvent, Sendable, Equatable {
     /// A finger went down on the row.
     case began
     /// The finger moved: the row's horizontal offset, in points.

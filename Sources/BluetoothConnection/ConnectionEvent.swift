@@ -1,7 +1,7 @@
 import Statecharts
 
 /// What drives a ``BluetoothConnection``'s chart: the central's reports and the app's requests.
-public enum ConnectionEvent: StatechartEvent, Hashable {
+public enum ConnectionEvent: StatechartEvent, Sendable, Hashable {
     /// The radio's state changed.
     case stateChanged(CentralState)
     /// The system handed back peripherals after a relaunch.

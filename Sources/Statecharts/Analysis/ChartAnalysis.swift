@@ -6,7 +6,7 @@
 /// history states to restore only states entered before. Reachability is therefore an
 /// over-approximation: a state reported unreachable is truly unreachable; one reported reachable
 /// may still need a guard to pass.
-struct ChartAnalysis<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable> {
+struct ChartAnalysis<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let storage: ChartStorage<State, Event, Context>
     var layout: ChartLayout { storage.layout }
     /// The transitions of each state (not the structural ones: initial transitions and history

@@ -7,7 +7,7 @@
 /// ```
 ///
 /// See ``Statechart/diagnostics()`` for the checks.
-public struct ChartDiagnostic<State: Hashable & Sendable>: Sendable, Hashable, CustomStringConvertible {
+public struct ChartDiagnostic<State: Hashable>: Hashable, CustomStringConvertible {
     /// How serious a diagnostic is.
     public enum Severity: String, Sendable, Hashable, Codable, Comparable {
         /// Worth knowing; not a defect.
@@ -76,3 +76,5 @@ public struct ChartDiagnostic<State: Hashable & Sendable>: Sendable, Hashable, C
         return "\(prefix)\(severity.rawValue): \(message) [\(code.rawValue)]"
     }
 }
+
+extension ChartDiagnostic: Sendable where State: Sendable {}

@@ -13,9 +13,9 @@
 /// // stopped    yes   -      -
 /// // playing    -     yes    yes
 /// ```
-public struct CompletenessTable<State: Hashable & Sendable>: Sendable, CustomStringConvertible {
+public struct CompletenessTable<State: Hashable>: CustomStringConvertible {
     /// One state's row.
-    public struct Row: Sendable, Hashable {
+    public struct Row: Hashable {
         /// The state.
         public var state: State
         /// Its name, as pictures and documents write it.
@@ -73,3 +73,7 @@ extension String {
         return String(text)
     }
 }
+
+extension CompletenessTable: Sendable where State: Sendable {}
+
+extension CompletenessTable.Row: Sendable where State: Sendable {}

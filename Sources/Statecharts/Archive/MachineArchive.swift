@@ -21,8 +21,8 @@
 /// finished machine (``StateMachine/result``) has no declared type to be decoded as; a restored
 /// finished machine has no result.
 public struct MachineArchive<
-    State: Hashable & Sendable & Codable, Event: StatechartEvent & Codable, Context: Sendable & Codable
->: Sendable, Codable {
+    State: Hashable & Codable, Event: StatechartEvent & Codable, Context: Codable
+>: Codable where Event.Kind: Hashable {
     /// The format this library writes and reads.
     public static var currentVersion: Int { 1 }
 
@@ -46,7 +46,7 @@ public struct MachineArchive<
     public var timers: [PendingTimerRecord]
 
     /// What one history state has recorded.
-    public struct HistoryRecord: Sendable, Codable, Hashable {
+    public struct HistoryRecord: Codable, Hashable {
         /// The history state.
         public var history: State
         /// The states it restores, in document order.
@@ -60,7 +60,7 @@ public struct MachineArchive<
     }
 
     /// The data of one active state.
-    public struct StateDataRecord: Sendable, Codable, Hashable {
+    public struct StateDataRecord: Codable, Hashable {
         /// The state.
         public var state: State
         /// Its value, as JSON text.
@@ -74,14 +74,14 @@ public struct MachineArchive<
     }
 
     /// A timer that had not fired.
-    public struct PendingTimerRecord: Sendable, Codable {
+    public struct PendingTimerRecord: Codable {
         /// When it falls due, in nanoseconds of the machine's time.
         public var deadline: Int64
         /// What it delivers.
         public var kind: Kind
 
         /// What a timer delivers.
-        public enum Kind: Sendable, Codable {
+        public enum Kind: Codable {
             /// The timeout (``After``) of an active state: the `index`-th timeout of the state, of
             /// `delay` nanoseconds.
             case timeout(state: State, index: Int, delay: Int64)
@@ -119,3 +119,13 @@ public struct MachineArchive<
 extension MachineArchive: Equatable where Context: Equatable, Event: Equatable {}
 extension MachineArchive.PendingTimerRecord: Equatable where Event: Equatable {}
 extension MachineArchive.PendingTimerRecord.Kind: Equatable where Event: Equatable {}
+
+extension MachineArchive: Sendable where State: Sendable, Event: Sendable, Context: Sendable {}
+
+extension MachineArchive.HistoryRecord: Sendable where State: Sendable {}
+
+extension MachineArchive.StateDataRecord: Sendable where State: Sendable {}
+
+extension MachineArchive.PendingTimerRecord: Sendable where State: Sendable, Event: Sendable {}
+
+extension MachineArchive.PendingTimerRecord.Kind: Sendable where State: Sendable, Event: Sendable {}

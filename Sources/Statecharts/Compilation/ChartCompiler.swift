@@ -2,7 +2,7 @@
 /// order, validates it, numbers the transitions and builds the tables the interpreter reads.
 ///
 /// Every problem is collected; compilation fails only at the end, with all of them.
-struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable> {
+struct ChartCompiler<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     typealias Element = ChartElement<State, Event, Context>
     /// Closures leave the definition wrapped, before any array holds them (see ``StoredAction``).
     typealias Action = StoredAction<State, Event, Context>
@@ -62,7 +62,9 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
     }
 
     /// Compiles `elements`, the top level of the chart.
-    mutating func compile(_ elements: [Element]) throws(ChartValidationError) -> ChartStorage<State, Event, Context> {
+    mutating func compile(
+        _ elements: [Element], operations: ScopeOperations<State, Event, Context>
+    ) throws(ChartValidationError) -> ChartStorage<State, Event, Context> {
         flatten(elements)
         if flat.count == 1 {
             problems.append(ChartProblem(code: .emptyChart, message: "the chart '\(name)' has no states"))
@@ -78,6 +80,7 @@ struct ChartCompiler<State: Hashable & Sendable, Event: StatechartEvent, Context
         buildPlans()
         layout.computeSummaries()
         return ChartStorage(
+            scopeOperations: operations,
             layout: layout, kindMap: kinds.map, states: flat.map(\.id), stateIndices: indexOf.mapValues { Int32($0) },
             actions: actions, guards: guards, doneDataMakers: doneDataMakers, stateData: stateDataDefinitions,
             name: name, stateNames: names, stateLocations: flat.map(\.location),

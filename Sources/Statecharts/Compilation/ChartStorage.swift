@@ -1,6 +1,6 @@
 /// A compiled chart: its layout plus the user's states and closures. Shared, never mutated.
 @usableFromInline
-final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+final class ChartStorage<State: Hashable, Event: StatechartEvent, Context>: @unchecked Sendable where Event.Kind: Hashable {
     @usableFromInline typealias Action = StoredAction<State, Event, Context>
     @usableFromInline typealias Guard = StoredGuard<State, Event, Context>
     @usableFromInline typealias DoneDataMaker = StoredDoneData<State, Event, Context>
@@ -42,9 +42,11 @@ final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Con
     @usableFromInline let invocations: [InvocationDefinition<State, Event, Context>]
     /// For each state, where its invocations start in ``invocations``; one more entry at the end.
     @usableFromInline let invocationOffsets: [Int32]
+    /// What the scopes of its machines' actions and guards ask of a machine.
+    @usableFromInline let scopeOperations: ScopeOperations<State, Event, Context>
 
     init(
-        layout: ChartLayout, kindMap: EventKindMap<Event>, states: [State?], stateIndices: [State: Int32],
+        scopeOperations: ScopeOperations<State, Event, Context>, layout: ChartLayout, kindMap: EventKindMap<Event>, states: [State?], stateIndices: [State: Int32],
         actions: [Action], guards: [Guard], doneDataMakers: [DoneDataMaker],
         stateData: [StateDataDefinition<State, Event, Context>], name: String, stateNames: [String],
         stateLocations: [SourcePosition?], transitionLocations: [SourcePosition?], userKinds: [Event.Kind?],
@@ -52,6 +54,7 @@ final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Con
         startActions: [Action], source: (any Sendable)?, triggers: [TransitionTrigger<Event.Kind>],
         invocations: [InvocationDefinition<State, Event, Context>], invocationOffsets: [Int32]
     ) {
+        self.scopeOperations = scopeOperations
         self.layout = layout
         tables = ChartTables(layout)
         self.kindMap = kindMap
@@ -86,3 +89,4 @@ final class ChartStorage<State: Hashable & Sendable, Event: StatechartEvent, Con
         guardTable.deallocate()
     }
 }
+

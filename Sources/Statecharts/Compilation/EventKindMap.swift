@@ -5,7 +5,7 @@
 /// one-byte in-memory representation is its position in that list, and lookup reads that byte:
 /// no hashing. Otherwise lookup goes through a dictionary of kinds, then one of names.
 @usableFromInline
-struct EventKindMap<Event: StatechartEvent>: Sendable {
+struct EventKindMap<Event: StatechartEvent> where Event.Kind: Hashable {
     /// Whether `Kind`'s byte is its index (verified for every kind in `allKinds`).
     @usableFromInline let readsDiscriminator: Bool
     /// How many kinds the discriminator can name.
@@ -53,3 +53,5 @@ struct EventKindMap<Event: StatechartEvent>: Sendable {
         return byName[Event.name(of: kind)] ?? -1
     }
 }
+
+extension EventKindMap: Sendable where Event: Sendable, Event.Kind: Sendable {}

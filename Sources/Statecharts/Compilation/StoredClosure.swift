@@ -5,7 +5,7 @@
 /// reabstraction thunk with a heap-allocated context to retain and release. A closure stored as
 /// a field of a struct keeps its own abstraction and is called directly.
 @usableFromInline
-struct StoredAction<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+struct StoredAction<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     @usableFromInline let run: StatechartAction<State, Event, Context>
 
     @inlinable
@@ -19,7 +19,7 @@ struct StoredAction<State: Hashable & Sendable, Event: StatechartEvent, Context:
 
 /// A user's guard kept in a chart's table; see ``StoredAction`` for why it is a struct.
 @usableFromInline
-struct StoredGuard<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+struct StoredGuard<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     @usableFromInline let evaluate: StatechartGuard<State, Event, Context>
 
     @inlinable
@@ -35,7 +35,7 @@ struct StoredGuard<State: Hashable & Sendable, Event: StatechartEvent, Context: 
 /// A final state's done data maker kept in a chart's table; see ``StoredAction`` for why it is a
 /// struct.
 @usableFromInline
-struct StoredDoneData<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+struct StoredDoneData<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     @usableFromInline let make: @Sendable (borrowing Scope<State, Event, Context>) throws -> any Sendable
 
     @inlinable
@@ -43,3 +43,9 @@ struct StoredDoneData<State: Hashable & Sendable, Event: StatechartEvent, Contex
         self.make = make
     }
 }
+
+extension StoredAction: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension StoredGuard: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension StoredDoneData: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

@@ -11,7 +11,7 @@
 ///     On(.discovered, to: .connecting)
 /// }
 /// ```
-public struct After<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct After<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
 
     /// A timeout transition.
@@ -59,3 +59,5 @@ public struct After<State: Hashable & Sendable, Event: StatechartEvent, Context:
             location: SourcePosition(file: file, line: line, column: column))
     }
 }
+
+extension After: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

@@ -12,7 +12,7 @@
 /// ```
 ///
 /// It is an SCXML `<transition>` without `event`.
-public struct Always<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct Always<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
 
     /// An eventless transition.
@@ -58,3 +58,5 @@ public struct Always<State: Hashable & Sendable, Event: StatechartEvent, Context
             location: SourcePosition(file: file, line: line, column: column))
     }
 }
+
+extension Always: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

@@ -3,7 +3,7 @@
 /// Each kind of element has its own `buildExpression`, rather than one generic overload, so that
 /// the compiler checks large charts quickly.
 @resultBuilder
-public enum ChartBuilder<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable> {
+public enum ChartBuilder<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     /// What the builder collects.
     public typealias Element = ChartElement<State, Event, Context>
 

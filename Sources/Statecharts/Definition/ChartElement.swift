@@ -3,26 +3,28 @@
 /// It receives the ``Scope`` of the step, through which it reads the event, changes the context
 /// and raises or schedules events. An error it throws does not stop the machine: as SCXML
 /// specifies, the machine raises the internal event `error.execution` and goes on.
-public typealias StatechartAction<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable> =
+public typealias StatechartAction<State: Hashable, Event: StatechartEvent, Context> =
     @Sendable (inout Scope<State, Event, Context>) throws -> Void
+    where Event.Kind: Hashable
 
 /// A guard: a condition a transition needs to be taken.
 ///
 /// It reads the ``Scope`` of the step but cannot change it. A guard that throws counts as false,
 /// and the machine raises `error.execution`.
-public typealias StatechartGuard<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable> =
+public typealias StatechartGuard<State: Hashable, Event: StatechartEvent, Context> =
     @Sendable (borrowing Scope<State, Event, Context>) throws -> Bool
+    where Event.Kind: Hashable
 
 /// One part of a chart's definition: a state, a transition, an action, and so on.
 ///
 /// The builder elements (``StateNode``, ``On``, ``OnEntry`` and the others) each produce elements.
 /// To build a chart from data rather than from code, as the SCXML reader does, make elements with
 /// the static functions here and pass them to the ``Statechart`` initialiser that takes `elements:`.
-public struct ChartElement<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct ChartElement<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     typealias Action = StatechartAction<State, Event, Context>
     typealias Guard = StatechartGuard<State, Event, Context>
 
-    enum Content: Sendable {
+    enum Content {
         case node(NodeDefinition<State, Event, Context>)
         case transition(TransitionDefinition<State, Event, Context>)
         case start(Action)
@@ -52,7 +54,7 @@ public enum StateKind: String, Hashable, Sendable, Codable {
 }
 
 /// What fires a transition.
-public enum TransitionTrigger<Kind: Hashable & Sendable>: Hashable, Sendable {
+public enum TransitionTrigger<Kind: Hashable>: Hashable {
     /// Events matched by kind or by SCXML descriptor, in the order written.
     case events([EventPattern<Kind>])
     /// No event: the transition is taken as soon as its guard holds.
@@ -64,14 +66,14 @@ public enum TransitionTrigger<Kind: Hashable & Sendable>: Hashable, Sendable {
 }
 
 /// One event pattern of a transition.
-public enum EventPattern<Kind: Hashable & Sendable>: Hashable, Sendable {
+public enum EventPattern<Kind: Hashable>: Hashable {
     /// Exactly this kind.
     case kind(Kind)
     /// Every event whose name the SCXML descriptor matches.
     case descriptor(EventDescriptor)
 }
 
-struct NodeDefinition<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+struct NodeDefinition<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     var id: State
     var kind: StateKind
     var historyType: HistoryType = .shallow
@@ -80,7 +82,7 @@ struct NodeDefinition<State: Hashable & Sendable, Event: StatechartEvent, Contex
     var location: SourcePosition?
 }
 
-struct TransitionDefinition<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+struct TransitionDefinition<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     var trigger: TransitionTrigger<Event.Kind>
     var targets: [State]
     var type: TransitionType
@@ -90,7 +92,7 @@ struct TransitionDefinition<State: Hashable & Sendable, Event: StatechartEvent, 
 }
 
 @usableFromInline
-struct StateDataDefinition<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+struct StateDataDefinition<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     @usableFromInline var make: @Sendable (borrowing Scope<State, Event, Context>) throws -> any Sendable
     @usableFromInline var typeName: String
     /// How the value goes into a ``MachineArchive``: set when its type is `Codable`.
@@ -191,7 +193,7 @@ extension ChartElement {
         _ type: Value.Type = Value.self,
         _ make: @escaping @Sendable (borrowing Scope<State, Event, Context>) throws -> Value
     ) -> ChartElement {
-        ChartElement(.stateData(StateDataDefinition(make: { scope in try make(scope) }, typeName: "\(Value.self)")))
+        ChartElement(.stateData(StateDataDefinition(make: make, typeName: "\(Value.self)")))
     }
 
     /// Data that the enclosing state holds while it is active, of a `Codable` type: it is saved in
@@ -203,7 +205,7 @@ extension ChartElement {
         ChartElement(
             .stateData(
                 StateDataDefinition(
-                    make: { scope in try make(scope) }, typeName: "\(Value.self)", codec: StateDataCodec(Value.self))))
+                    make: make, typeName: "\(Value.self)", codec: StateDataCodec(Value.self))))
     }
 
     /// The data of the `done.state` event sent when the enclosing final state is entered
@@ -214,3 +216,17 @@ extension ChartElement {
         ChartElement(.doneData(make))
     }
 }
+
+extension ChartElement: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension ChartElement.Content: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension NodeDefinition: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension TransitionDefinition: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension StateDataDefinition: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension TransitionTrigger: Sendable where Kind: Sendable {}
+
+extension EventPattern: Sendable where Kind: Sendable {}

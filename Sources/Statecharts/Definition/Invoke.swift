@@ -21,7 +21,7 @@
 /// A ``StateMachine`` only records which invocations start and stop
 /// (``StateMachine/takeInvocationRequests()``); a runtime such as ``StatechartActor`` or
 /// ``IsolatedStatechart`` runs them as tasks.
-public struct Invoke<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct Invoke<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
 
     /// Work that runs while the enclosing state is active.
@@ -48,12 +48,13 @@ public struct Invoke<State: Hashable & Sendable, Event: StatechartEvent, Context
 
 /// Code a chart runs, inside the machine, for one running invocation: when it starts, or before
 /// each external event while it runs (see ``ChartElement/invoke(id:work:onError:onStart:beforeExternalEvent:location:)``).
-public typealias InvocationHook<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable> =
+public typealias InvocationHook<State: Hashable, Event: StatechartEvent, Context> =
     @Sendable (inout Scope<State, Event, Context>, InvocationID) throws -> Void
+    where Event.Kind: Hashable
 
 /// One ``Invoke`` of a chart.
 @usableFromInline
-struct InvocationDefinition<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+struct InvocationDefinition<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     @usableFromInline var id: String?
     @usableFromInline var work: @Sendable (Context) async throws -> Event?
     @usableFromInline var onError: (@Sendable (any Error) -> Event?)?
@@ -91,3 +92,7 @@ extension ChartElement {
                     location: location)))
     }
 }
+
+extension Invoke: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension InvocationDefinition: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

@@ -13,7 +13,7 @@
 /// targets (in different regions of a parallel state) it enters them all. Among the transitions a
 /// state has for an event, the first in document order whose guard holds is taken; a state's
 /// transitions take precedence over its ancestors'.
-public struct On<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct On<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
 
     /// A transition on events of the given kinds.
@@ -107,3 +107,5 @@ public struct On<State: Hashable & Sendable, Event: StatechartEvent, Context: Se
             guard: condition, action: action, location: SourcePosition(file: file, line: line, column: column))
     }
 }
+
+extension On: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

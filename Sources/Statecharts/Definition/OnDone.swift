@@ -11,7 +11,7 @@
 ///     OnDone(to: .idle)
 /// }
 /// ```
-public struct OnDone<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct OnDone<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
 
     /// A completion transition.
@@ -57,3 +57,5 @@ public struct OnDone<State: Hashable & Sendable, Event: StatechartEvent, Context
             location: SourcePosition(file: file, line: line, column: column))
     }
 }
+
+extension OnDone: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

@@ -13,7 +13,7 @@
 ///     }
 /// }
 /// ```
-public struct StateData<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct StateData<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
 
     /// Data made on entry.
@@ -36,7 +36,7 @@ public struct StateData<State: Hashable & Sendable, Event: StatechartEvent, Cont
 
 /// The data carried by the `done.state` event that entering the enclosing final state raises
 /// (SCXML `<donedata>`); ``OnDone`` transitions read it as ``Scope/doneData``.
-public struct DoneData<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct DoneData<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
 
     /// Done data computed when the final state is entered.
@@ -44,3 +44,7 @@ public struct DoneData<State: Hashable & Sendable, Event: StatechartEvent, Conte
         element = .doneData(make)
     }
 }
+
+extension StateData: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension DoneData: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

@@ -13,7 +13,7 @@
 /// child in document order when `initial` is omitted. It is SCXML's `<state>`.
 ///
 /// The name avoids `State`, which SwiftUI uses for its property wrapper.
-public struct StateNode<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct StateNode<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
 
     /// A state with its children, transitions, actions and data.
@@ -40,7 +40,7 @@ public struct StateNode<State: Hashable & Sendable, Event: StatechartEvent, Cont
 ///
 /// Every region reacts to each event; a parallel state is complete (`done.state.ID`) when every
 /// region is in a final state. It is SCXML's `<parallel>`.
-public struct Parallel<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct Parallel<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
 
     /// A parallel state with its regions, transitions and actions.
@@ -65,7 +65,7 @@ public struct Parallel<State: Hashable & Sendable, Event: StatechartEvent, Conte
 /// Entering a final child of a compound state raises `done.state.PARENT`; a final state at the top
 /// of the chart finishes the machine. It may have entry and exit actions and ``DoneData``, but no
 /// transitions or children. It is SCXML's `<final>`.
-public struct Final<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct Final<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
 
     /// A final state, with optional entry and exit actions and done data.
@@ -91,7 +91,7 @@ public struct Final<State: Hashable & Sendable, Event: StatechartEvent, Context:
 /// state); a deep history restores the active atomic descendants at every depth. Before the parent
 /// has ever been exited, a transition to the history goes to `default` (or the parent's initial
 /// state). It is SCXML's `<history>`.
-public struct History<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct History<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
 
     /// A history state of the enclosing state.
@@ -120,7 +120,7 @@ public struct History<State: Hashable & Sendable, Event: StatechartEvent, Contex
 ///
 /// Use it instead of the `initial:` argument of ``StateNode`` when entering by default should also
 /// run an action. The action runs after the state's entry actions and before its child is entered.
-public struct Initial<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct Initial<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
 
     /// The default entry of the enclosing state.
@@ -138,3 +138,13 @@ public struct Initial<State: Hashable & Sendable, Event: StatechartEvent, Contex
         element = .initial(targets, action: action, location: SourcePosition(file: file, line: line, column: column))
     }
 }
+
+extension StateNode: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension Parallel: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension Final: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension History: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension Initial: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

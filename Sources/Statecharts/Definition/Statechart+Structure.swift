@@ -65,7 +65,7 @@ extension Statechart {
 }
 
 /// A transition of a chart, as written: what pictures, checks and writers read.
-public struct TransitionInfo<State: Hashable & Sendable, Event: StatechartEvent>: Sendable {
+public struct TransitionInfo<State: Hashable, Event: StatechartEvent> where Event.Kind: Hashable {
     /// The state it belongs to; `nil` for a transition of the chart itself.
     public var source: State?
     /// What fires it.
@@ -178,3 +178,5 @@ public struct StateActions: Sendable, Hashable {
     /// Whether the (final) state has ``DoneData``.
     public var hasDoneData = false
 }
+
+extension TransitionInfo: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable {}

@@ -16,7 +16,7 @@
 /// Building a chart validates it, reporting every problem at once (see ``ChartValidationError``),
 /// and compiles it into tables that its machines share: a chart is immutable and can be used by
 /// any number of ``StateMachine``s, on any thread.
-public struct Statechart<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct Statechart<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     @usableFromInline let storage: ChartStorage<State, Event, Context>
 
     init(storage: ChartStorage<State, Event, Context>) { self.storage = storage }
@@ -37,11 +37,14 @@ public struct Statechart<State: Hashable & Sendable, Event: StatechartEvent, Con
     ///     ``StateMachine/microstepLimit``).
     ///   - content: The top-level states.
     /// - Throws: ``ChartValidationError`` with every problem found.
+    @inlinable
     public init(
         _ name: String = "statechart", initial: State..., microstepLimit: Int = Self.defaultMicrostepLimit,
         @ChartBuilder<State, Event, Context> _ content: () -> [ChartElement<State, Event, Context>]
     ) throws(ChartValidationError) {
-        try self.init(name: name, initial: initial, elements: content(), microstepLimit: microstepLimit)
+        try self.init(
+            name: name, initial: initial, elements: content(), microstepLimit: microstepLimit,
+            maximumDepth: Self.defaultMaximumDepth, source: nil, binder: nil, operations: .forMachines())
     }
 
     /// Builds a chart from elements made in code, as the SCXML reader does.
@@ -57,6 +60,7 @@ public struct Statechart<State: Hashable & Sendable, Event: StatechartEvent, Con
     ///   - source: What the chart was made from, such as an SCXML document, for tools that write
     ///     the chart back out; see ``source``.
     /// - Throws: ``ChartValidationError`` with every problem found.
+    @inlinable
     public init(
         name: String, initial: [State] = [], elements: [ChartElement<State, Event, Context>],
         microstepLimit: Int = Self.defaultMicrostepLimit, maximumDepth: Int = Self.defaultMaximumDepth,
@@ -64,18 +68,22 @@ public struct Statechart<State: Hashable & Sendable, Event: StatechartEvent, Con
     ) throws(ChartValidationError) {
         try self.init(
             name: name, initial: initial, elements: elements, microstepLimit: microstepLimit,
-            maximumDepth: maximumDepth, source: source, binder: nil)
+            maximumDepth: maximumDepth, source: source, binder: nil, operations: .forMachines())
     }
 
+    /// Compiles the chart. `operations` are made where the chart's types are known (the public
+    /// initialisers are inlined into the code that builds a chart), so that they are specialised.
+    @usableFromInline
     init(
         name: String, initial: [State], elements: [ChartElement<State, Event, Context>], microstepLimit: Int,
-        maximumDepth: Int, source: (any Sendable)?, binder: (@Sendable (inout Context, ProcessedEvent<Event>) -> Void)?
+        maximumDepth: Int, source: (any Sendable)?, binder: (@Sendable (inout Context, ProcessedEvent<Event>) -> Void)?,
+        operations: ScopeOperations<State, Event, Context>
     ) throws(ChartValidationError) {
         var compiler = ChartCompiler<State, Event, Context>(
             name: name, initial: initial, maximumDepth: maximumDepth, microstepLimit: max(microstepLimit, 1))
         compiler.source = source
         compiler.binder = binder
-        storage = try compiler.compile(elements)
+        storage = try compiler.compile(elements, operations: operations)
     }
 
     /// What the chart was made from, if its maker said: for a chart read from an SCXML document,
@@ -97,7 +105,7 @@ public struct Statechart<State: Hashable & Sendable, Event: StatechartEvent, Con
     }
 }
 
-extension Statechart where Context: DataModel, Context.Event == Event {
+extension Statechart where Context: DataModel, Context.Event == Event, Event: Sendable {
     /// Builds a chart whose context is a ``DataModel``, which is told of every event.
     ///
     /// - Parameters:
@@ -107,13 +115,14 @@ extension Statechart where Context: DataModel, Context.Event == Event {
     ///   - microstepLimit: The most microsteps a machine may take in one call.
     ///   - content: The top-level states.
     /// - Throws: ``ChartValidationError`` with every problem found.
+    @inlinable
     public init(
         _ name: String = "statechart", initial: State..., microstepLimit: Int = Self.defaultMicrostepLimit,
         @ChartBuilder<State, Event, Context> _ content: () -> [ChartElement<State, Event, Context>]
     ) throws(ChartValidationError) {
         try self.init(
             name: name, initial: initial, elements: content(), microstepLimit: microstepLimit,
-            maximumDepth: Self.defaultMaximumDepth, source: nil, binder: { $0.bind($1) })
+            maximumDepth: Self.defaultMaximumDepth, source: nil, binder: { $0.bind($1) }, operations: .forMachines())
     }
 
     /// Builds a chart whose context is a ``DataModel`` from elements made in code.
@@ -126,6 +135,7 @@ extension Statechart where Context: DataModel, Context.Event == Event {
     ///   - maximumDepth: The deepest nesting allowed.
     ///   - source: What the chart was made from, such as an SCXML document.
     /// - Throws: ``ChartValidationError`` with every problem found.
+    @inlinable
     public init(
         name: String, initial: [State] = [], elements: [ChartElement<State, Event, Context>],
         microstepLimit: Int = Self.defaultMicrostepLimit, maximumDepth: Int = Self.defaultMaximumDepth,
@@ -133,7 +143,7 @@ extension Statechart where Context: DataModel, Context.Event == Event {
     ) throws(ChartValidationError) {
         try self.init(
             name: name, initial: initial, elements: elements, microstepLimit: microstepLimit,
-            maximumDepth: maximumDepth, source: source, binder: { $0.bind($1) })
+            maximumDepth: maximumDepth, source: source, binder: { $0.bind($1) }, operations: .forMachines())
     }
 }
 
@@ -144,3 +154,5 @@ extension Statechart where Context == Void {
         StateMachine(chart: self, context: (), unhandledEvents: unhandledEvents)
     }
 }
+
+extension Statechart: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

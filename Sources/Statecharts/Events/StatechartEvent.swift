@@ -32,9 +32,18 @@
 /// Every kind has a name, used for SCXML event matching (``On/init(named:to:type:guard:file:line:column:)``),
 /// for diagnostics and for pictures: the raw value of a `String`-backed kind, else the case name.
 /// Names may be dotted (`"error.network"`) so that a descriptor `"error"` matches them.
-public protocol StatechartEvent: Sendable {
-    /// What selects transitions: an event's case without its payload.
-    associatedtype Kind: Hashable & Sendable
+///
+/// The protocol asks for no `Hashable` or `Sendable` conformance itself: charts, machines and
+/// their generic code require `Kind: Hashable`, and a chart or machine is `Sendable` when its
+/// events (and kinds) are. This keeps an event enum usable as written in a module whose default
+/// isolation is the main actor (Xcode 26's default for apps), where its synthesized `Hashable`
+/// conformance is isolated to the main actor: such a chart is used on the main actor, with
+/// ``IsolatedStatechart`` or a bare ``StateMachine``. A ``StatechartActor`` runs on its own actor
+/// and needs nonisolated conformances: declare the types `nonisolated` for it.
+public protocol StatechartEvent {
+    /// What selects transitions: an event's case without its payload. Charts require it to be
+    /// `Hashable`.
+    associatedtype Kind
 
     /// The kind of this event.
     var kind: Kind { get }

@@ -2,7 +2,12 @@
 ///
 /// Errors thrown by your actions and guards are not reported this way: as SCXML specifies, the
 /// machine raises the event `error.execution` (which a transition may handle) and goes on.
-public enum MachineError<State: Hashable & Sendable, Event: StatechartEvent>: Error, Sendable, CustomStringConvertible {
+///
+/// Its type parameters carry no requirement, so that it can be named anywhere, also as the type of
+/// an error a test expects in a module whose default isolation is the main actor. It is `Sendable`
+/// without the compiler's check: it holds the machine's states and an event, values of the chart's
+/// own types.
+public enum MachineError<State, Event>: Error, @unchecked Sendable {
     /// No transition handled the event, and the machine's ``StateMachine/unhandledEvents`` policy
     /// is ``UnhandledEventPolicy/reject``. The machine is as it was before the event.
     case unhandledEvent(Event, configuration: [State])
@@ -17,6 +22,12 @@ public enum MachineError<State: Hashable & Sendable, Event: StatechartEvent>: Er
     /// after a complete microstep, dropped the events queued during it, and takes new events.
     case microstepLimitExceeded(limit: Int, configuration: [State])
 
+    static func list(_ states: [State]) -> String {
+        "[" + states.map { "\($0)" }.joined(separator: ", ") + "]"
+    }
+}
+
+extension MachineError: CustomStringConvertible where Event: StatechartEvent {
     /// A plain sentence saying what went wrong.
     public var description: String {
         switch self {
@@ -32,10 +43,6 @@ public enum MachineError<State: Hashable & Sendable, Event: StatechartEvent>: Er
             return
                 "the step was stopped after \(limit) microsteps in the configuration \(Self.list(configuration)); eventless transitions or raised events probably loop"
         }
-    }
-
-    static func list(_ states: [State]) -> String {
-        "[" + states.map { "\($0)" }.joined(separator: ", ") + "]"
     }
 }
 

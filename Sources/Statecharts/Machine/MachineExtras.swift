@@ -9,7 +9,7 @@
 /// statically, which is why its properties skip the dynamic exclusivity checks of class
 /// properties (`@exclusivity(unchecked)`).
 @usableFromInline
-final class MachineExtras<Event: StatechartEvent>: @unchecked Sendable {
+final class MachineExtras<Event: StatechartEvent>: @unchecked Sendable where Event.Kind: Hashable {
     /// Events raised during the current macrostep, processed before the next external event.
     @exclusivity(unchecked) @usableFromInline var internalQueue: [Signal<Event>] = []
     @exclusivity(unchecked) @usableFromInline var internalHead = 0
@@ -121,9 +121,9 @@ struct LiveInvocation: Sendable {
 
 /// What a runtime must do about invocations after a step.
 @usableFromInline
-enum InvocationEffect: Sendable {
+enum InvocationEffect: @unchecked Sendable {
     /// The context as it was when the invocation started (a `Context`; the extras do not know
     /// its type).
-    case start(LiveInvocation, context: any Sendable)
+    case start(LiveInvocation, context: Any)
     case cancel(UInt64)
 }

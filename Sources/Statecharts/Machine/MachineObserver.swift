@@ -6,7 +6,7 @@
 /// observing costs nothing when you do not.
 public protocol MachineObserver<State, Event> {
     /// The chart's state type.
-    associatedtype State: Hashable & Sendable
+    associatedtype State: Hashable
     /// The chart's event type.
     associatedtype Event: StatechartEvent
 
@@ -30,7 +30,7 @@ extension MachineObserver {
 }
 
 /// An event as an observer sees it.
-public struct ProcessedEvent<Event: StatechartEvent>: Sendable, CustomStringConvertible {
+public struct ProcessedEvent<Event: StatechartEvent>: CustomStringConvertible {
     /// The event's SCXML name, such as `"play"` or `"done.state.player"`.
     public var name: String
     /// The event itself when it is of your type; `nil` for the events the machine raises
@@ -73,7 +73,7 @@ public struct ProcessedEvent<Event: StatechartEvent>: Sendable, CustomStringConv
 }
 
 /// One microstep: the transitions taken together, and the states they exited and entered.
-public struct Microstep<State: Hashable & Sendable>: Sendable, Equatable, CustomStringConvertible {
+public struct Microstep<State: Hashable>: Equatable, CustomStringConvertible {
     /// The name of the event that selected the transitions; `nil` for eventless transitions and
     /// for the machine's start.
     public var event: String?
@@ -100,7 +100,7 @@ public struct Microstep<State: Hashable & Sendable>: Sendable, Equatable, Custom
 }
 
 /// A transition as it was taken.
-public struct TakenTransition<State: Hashable & Sendable>: Sendable, Equatable {
+public struct TakenTransition<State: Hashable>: Equatable {
     /// The state the transition belongs to; `nil` for the machine's initial transition.
     public var source: State?
     /// Its targets as written (history states included); empty for a targetless transition.
@@ -117,7 +117,7 @@ public struct TakenTransition<State: Hashable & Sendable>: Sendable, Equatable {
 }
 
 /// An action that threw.
-public struct ActionFailure<State: Hashable & Sendable>: Sendable {
+public struct ActionFailure<State: Hashable> {
     /// Which action.
     public var action: ActionRole
     /// The state it belongs to (the source, for a transition's action).
@@ -148,7 +148,7 @@ public struct ActionFailure<State: Hashable & Sendable>: Sendable {
 }
 
 /// An observer that records what it sees, for tests and for ``StateMachine/step(_:)``.
-public struct MachineRecorder<State: Hashable & Sendable, Event: StatechartEvent>: MachineObserver, Sendable {
+public struct MachineRecorder<State: Hashable, Event: StatechartEvent>: MachineObserver where Event.Kind: Hashable {
     /// The events processed, in order.
     public var events: [ProcessedEvent<Event>] = []
     /// The microsteps taken, in order.
@@ -174,9 +174,19 @@ public struct MachineRecorder<State: Hashable & Sendable, Event: StatechartEvent
 
 /// The observer used when there is none.
 @usableFromInline
-struct NoObserver<State: Hashable & Sendable, Event: StatechartEvent>: MachineObserver {
+struct NoObserver<State: Hashable, Event: StatechartEvent>: MachineObserver where Event.Kind: Hashable {
     /// One byte, so that the observer has an address: the thread sanitizer's check of an `inout`
     /// access to a zero-sized value can read an invalid address and crash.
     @usableFromInline let padding: UInt8
     @inlinable init() { padding = 0 }
 }
+
+extension ProcessedEvent: Sendable where Event: Sendable {}
+
+extension Microstep: Sendable where State: Sendable {}
+
+extension TakenTransition: Sendable where State: Sendable {}
+
+extension ActionFailure: Sendable where State: Sendable {}
+
+extension MachineRecorder: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable {}

@@ -13,14 +13,23 @@
 /// ```
 ///
 /// A scope exists only while its action or guard runs, so it cannot be copied or kept.
-public struct Scope<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: ~Copyable {
-    @usableFromInline let machine: UnsafeMutablePointer<StateMachine<State, Event, Context>>
+public struct Scope<State, Event, Context>: ~Copyable {
+    @usableFromInline let contextPointer: UnsafeMutablePointer<Context>
     @usableFromInline let signal: UnsafePointer<Signal<Event>>?
+    /// The machine, a `StateMachine<State, Event, Context>`; only ``operations`` read it, so that a
+    /// scope needs no conformance of the chart's types (they may be isolated to the main actor).
+    @usableFromInline let machine: UnsafeMutableRawPointer
+    @usableFromInline unowned(unsafe) let operations: ScopeOperations<State, Event, Context>
 
     @inlinable
-    init(machine: UnsafeMutablePointer<StateMachine<State, Event, Context>>, signal: UnsafePointer<Signal<Event>>?) {
-        self.machine = machine
+    init(
+        context: UnsafeMutablePointer<Context>, signal: UnsafePointer<Signal<Event>>?,
+        machine: UnsafeMutableRawPointer, operations: ScopeOperations<State, Event, Context>
+    ) {
+        contextPointer = context
         self.signal = signal
+        self.machine = machine
+        self.operations = operations
     }
 
     // MARK: - Reading
@@ -28,8 +37,8 @@ public struct Scope<State: Hashable & Sendable, Event: StatechartEvent, Context:
     /// The machine's context (its extended state). Actions may change it; guards only read it.
     @inlinable
     public var context: Context {
-        _read { yield machine.pointee.storedContext }
-        _modify { yield &machine.pointee.storedContext }
+        _read { yield contextPointer.pointee }
+        _modify { yield &contextPointer.pointee }
     }
 
     /// The event being processed, when it is of your event type; `nil` while the machine starts
@@ -41,7 +50,7 @@ public struct Scope<State: Hashable & Sendable, Event: StatechartEvent, Context:
     /// eventless transitions.
     public var eventName: String? {
         guard let signal else { return nil }
-        return machine.pointee.name(of: signal.pointee)
+        return operations.eventName(machine, signal)
     }
 
     /// For a completion (``OnDone``) transition: the ``DoneData`` of the final state that
@@ -56,22 +65,23 @@ public struct Scope<State: Hashable & Sendable, Event: StatechartEvent, Context:
     }
 
     /// The machine's time.
-    public var now: Duration { machine.pointee.now }
+    public var now: Duration { .nanoseconds(operations.now(machine)) }
 
     /// Whether `state` is active (SCXML's `In()` predicate).
-    public func isActive(_ state: State) -> Bool { machine.pointee.isActive(state) }
+    public func isActive(_ state: State) -> Bool { operations.isActive(machine, state) }
 
     /// The data that the active state `state` holds, if it is active and holds a `Value`.
     public func data<Value>(of state: State, as type: Value.Type = Value.self) -> Value? {
-        machine.pointee.data(of: state, as: type)
+        operations.readData(machine, state) as? Value
     }
 
     // MARK: - Acting
 
     /// Raises an internal event: it is processed in this macrostep, after the current microstep,
     /// before any external event (SCXML `<raise>`).
+    @inlinable
     public mutating func raise(_ event: Event) {
-        machine.pointee.enqueueInternal(.event(event, kind: machine.pointee.kindIndex(of: event)))
+        operations.raise(machine, event)
     }
 
     /// Sends an event to the machine itself, through the external queue (SCXML `<send>`).
@@ -84,15 +94,15 @@ public struct Scope<State: Hashable & Sendable, Event: StatechartEvent, Context:
     ///   - event: The event to send.
     ///   - delay: How long to wait; zero or more.
     ///   - id: An identifier to cancel the delayed event by.
+    @inlinable
     public mutating func send(_ event: Event, after delay: Duration = .zero, id: String? = nil) {
-        let signal = Signal.event(event, kind: machine.pointee.kindIndex(of: event))
-        machine.pointee.schedule(signal, after: delay.clampedNanoseconds, id: id)
+        operations.send(machine, event, delay.clampedNanoseconds, id)
     }
 
     /// Cancels the delayed events sent with this identifier that have not been delivered yet
     /// (SCXML `<cancel>`). Does nothing if there are none.
     public mutating func cancel(id: String) {
-        machine.pointee.cancelDelayedEvents(id: id)
+        operations.cancel(machine, id)
     }
 
     /// Changes the data that the active state `state` holds, and returns what `body` returns;
@@ -101,6 +111,95 @@ public struct Scope<State: Hashable & Sendable, Event: StatechartEvent, Context:
     public mutating func updateData<Value: Sendable, Result>(
         of state: State, as type: Value.Type = Value.self, _ body: (inout Value) throws -> Result
     ) rethrows -> Result? {
-        try machine.pointee.updateData(of: state, as: type, body)
+        try withoutActuallyEscaping(body) { body in
+            var result: Result?
+            try operations.updateData(machine, state) { slot in
+                guard var value = slot as? Value else { return }
+                slot = nil
+                defer { slot = value }
+                result = try body(&value)
+            }
+            return result
+        }
+    }
+}
+
+/// What a ``Scope`` asks of its machine, made once per chart where the chart's types and their
+/// conformances are known.
+///
+/// A scope is made inside an action or guard, a `@Sendable` closure with no isolation; when the
+/// chart's types were declared in a module whose default isolation is the main actor, their
+/// conformances (`Hashable`, ``StatechartEvent``) are isolated to it and cannot be named there.
+/// The scope therefore names none: it calls these functions, which the chart made, specialised for
+/// its types, where they were known. (The machine stays in the isolation domain that made it, since
+/// such a chart is not `Sendable`.)
+@usableFromInline
+final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
+    @usableFromInline let raise: (UnsafeMutableRawPointer, Event) -> Void
+    @usableFromInline let send: (UnsafeMutableRawPointer, Event, Int64, String?) -> Void
+    @usableFromInline let cancel: (UnsafeMutableRawPointer, String) -> Void
+    @usableFromInline let isActive: (UnsafeMutableRawPointer, State) -> Bool
+    @usableFromInline let now: (UnsafeMutableRawPointer) -> Int64
+    @usableFromInline let eventName: (UnsafeMutableRawPointer, UnsafePointer<Signal<Event>>) -> String
+    @usableFromInline let readData: (UnsafeMutableRawPointer, State) -> (any Sendable)?
+    @usableFromInline let updateData:
+        (UnsafeMutableRawPointer, State, (inout (any Sendable)?) throws -> Void) throws -> Void
+
+    @usableFromInline
+    init(
+        raise: @escaping (UnsafeMutableRawPointer, Event) -> Void,
+        send: @escaping (UnsafeMutableRawPointer, Event, Int64, String?) -> Void,
+        cancel: @escaping (UnsafeMutableRawPointer, String) -> Void,
+        isActive: @escaping (UnsafeMutableRawPointer, State) -> Bool,
+        now: @escaping (UnsafeMutableRawPointer) -> Int64,
+        eventName: @escaping (UnsafeMutableRawPointer, UnsafePointer<Signal<Event>>) -> String,
+        readData: @escaping (UnsafeMutableRawPointer, State) -> (any Sendable)?,
+        updateData: @escaping (UnsafeMutableRawPointer, State, (inout (any Sendable)?) throws -> Void) throws -> Void
+    ) {
+        self.raise = raise
+        self.send = send
+        self.cancel = cancel
+        self.isActive = isActive
+        self.now = now
+        self.eventName = eventName
+        self.readData = readData
+        self.updateData = updateData
+    }
+}
+
+extension ScopeOperations where State: Hashable, Event: StatechartEvent, Event.Kind: Hashable {
+    @usableFromInline typealias Machine = StateMachine<State, Event, Context>
+
+    /// The operations of machines of a chart of these types. Inlined into the code that builds a
+    /// chart, so that they are specialised for its types.
+    @inlinable
+    static func forMachines() -> ScopeOperations {
+        ScopeOperations(
+            raise: { raw, event in
+                let machine = raw.assumingMemoryBound(to: Machine.self)
+                machine.pointee.enqueueInternal(.event(event, kind: machine.pointee.kindIndex(of: event)))
+            },
+            send: { raw, event, delay, id in
+                let machine = raw.assumingMemoryBound(to: Machine.self)
+                machine.pointee.schedule(.event(event, kind: machine.pointee.kindIndex(of: event)), after: delay, id: id)
+            },
+            cancel: { raw, id in
+                raw.assumingMemoryBound(to: Machine.self).pointee.cancelDelayedEvents(id: id)
+            },
+            isActive: { raw, state in
+                raw.assumingMemoryBound(to: Machine.self).pointee.isActive(state)
+            },
+            now: { raw in
+                raw.assumingMemoryBound(to: Machine.self).pointee.currentTime()
+            },
+            eventName: { raw, signal in
+                raw.assumingMemoryBound(to: Machine.self).pointee.name(of: signal.pointee)
+            },
+            readData: { raw, state in
+                raw.assumingMemoryBound(to: Machine.self).pointee.dataSlotValue(of: state)
+            },
+            updateData: { raw, state, body in
+                try raw.assumingMemoryBound(to: Machine.self).pointee.updateDataSlot(of: state, body)
+            })
     }
 }

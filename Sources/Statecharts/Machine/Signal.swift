@@ -4,7 +4,7 @@
 /// A user's event is stored inline; the rare extra data of the events the engine raises (done
 /// data, a thrown error) is boxed, so that copying and destroying an ordinary event is cheap.
 @usableFromInline
-struct Signal<Event: StatechartEvent>: Sendable {
+struct Signal<Event> {
     /// The kind index; -1 for a user event whose kind the chart does not know.
     @usableFromInline var kind: Int32
     /// The event, when it is of the user's type.
@@ -61,7 +61,7 @@ final class SignalAttachment: Sendable {
 /// A timeout is plain integers; a delayed event keeps its event and identifier in a box, so that
 /// arming, moving and cancelling timers copies no more than a few words.
 @usableFromInline
-struct PendingTimer<Event: StatechartEvent>: Sendable {
+struct PendingTimer<Event: StatechartEvent> where Event.Kind: Hashable {
     /// Nanoseconds of machine time.
     @usableFromInline var deadline: Int64
     /// Breaks ties between equal deadlines: earlier arming fires first.
@@ -98,7 +98,7 @@ struct PendingTimer<Event: StatechartEvent>: Sendable {
 
 /// A delayed event's event and identifier.
 @usableFromInline
-final class DelayedEvent<Event: StatechartEvent>: Sendable {
+final class DelayedEvent<Event: StatechartEvent> where Event.Kind: Hashable {
     @usableFromInline let signal: Signal<Event>
     @usableFromInline let id: String?
 
@@ -108,3 +108,9 @@ final class DelayedEvent<Event: StatechartEvent>: Sendable {
         self.id = id
     }
 }
+
+extension Signal: Sendable where Event: Sendable {}
+
+extension PendingTimer: Sendable where Event: Sendable, Event.Kind: Sendable {}
+
+extension DelayedEvent: Sendable where Event: Sendable, Event.Kind: Sendable {}

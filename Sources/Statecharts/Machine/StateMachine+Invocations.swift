@@ -48,8 +48,7 @@ extension StateMachine {
     mutating func runInvocationHook(
         _ hook: InvocationHook<State, Event, Context>, id: UInt64, signal: UnsafePointer<Signal<Event>>?
     ) -> (any Error)? {
-        withUnsafeMutablePointer(to: &self) { machine in
-            var scope = Scope(machine: machine, signal: signal)
+        withScope(signal: signal) { scope in
             do {
                 try hook(&scope, InvocationID(rawValue: id))
                 return nil
@@ -157,7 +156,7 @@ public struct InvocationID: Hashable, Sendable, Codable, CustomStringConvertible
 }
 
 /// What a runtime must do about an invocation (see ``StateMachine/takeInvocationRequests()``).
-public enum InvocationRequest<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public enum InvocationRequest<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     /// Start this work.
     case start(InvocationStart<State, Event, Context>)
     /// Cancel the work with this identifier; whatever it reports will be dropped.
@@ -165,7 +164,7 @@ public enum InvocationRequest<State: Hashable & Sendable, Event: StatechartEvent
 }
 
 /// An invocation to start: its work, with the context it runs on.
-public struct InvocationStart<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct InvocationStart<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     /// Identifies this run, for ``StateMachine/deliver(_:from:)``.
     public let id: InvocationID
     /// The name given to ``Invoke``, if any.
@@ -191,7 +190,7 @@ public struct InvocationStart<State: Hashable & Sendable, Event: StatechartEvent
 }
 
 /// How an invocation ended.
-public enum InvocationOutcome<Event: StatechartEvent>: Sendable {
+public enum InvocationOutcome<Event: StatechartEvent> {
     /// It produced this event.
     case event(Event)
     /// It failed with this error, which the machine delivers as `error.execution`.
@@ -199,3 +198,9 @@ public enum InvocationOutcome<Event: StatechartEvent>: Sendable {
     /// It ended without an event.
     case nothing
 }
+
+extension InvocationRequest: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension InvocationStart: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension InvocationOutcome: Sendable where Event: Sendable {}

@@ -274,12 +274,27 @@ extension StateMachine {
 
     // MARK: - User code
 
+    /// Calls `body` with a scope of this machine for the user's code: pointers to the machine and
+    /// its context, and the chart's ``ScopeOperations``.
+    @inlinable @inline(__always)
+    mutating func withScope<Result>(
+        signal: UnsafePointer<Signal<Event>>?, _ body: (inout Scope<State, Event, Context>) -> Result
+    ) -> Result {
+        unowned(unsafe) let operations = chart.scopeOperations
+        return withUnsafeMutablePointer(to: &self) { machine in
+            withUnsafeMutablePointer(to: &machine.pointee.storedContext) { context in
+                var scope = Scope(
+                    context: context, signal: signal, machine: UnsafeMutableRawPointer(machine), operations: operations)
+                return body(&scope)
+            }
+        }
+    }
+
     /// Runs one action; returns what it threw.
     @inlinable
     mutating func runAction(_ index: Int, signal: UnsafePointer<Signal<Event>>?) -> (any Error)? {
         unowned(unsafe) let storage = chart
-        return withUnsafeMutablePointer(to: &self) { machine in
-            var scope = Scope(machine: machine, signal: signal)
+        return withScope(signal: signal) { scope in
             do {
                 try storage.actionTable[index].run(&scope)
                 return nil
@@ -292,8 +307,7 @@ extension StateMachine {
     /// Runs a start action; returns what it threw.
     @usableFromInline
     mutating func runStartAction(_ action: StoredAction<State, Event, Context>) -> (any Error)? {
-        withUnsafeMutablePointer(to: &self) { machine in
-            var scope = Scope(machine: machine, signal: nil)
+        withScope(signal: nil) { scope in
             do {
                 try action.run(&scope)
                 return nil
@@ -307,8 +321,7 @@ extension StateMachine {
     @inlinable
     mutating func evaluateGuard(_ index: Int, transition: Int, signal: UnsafePointer<Signal<Event>>?) -> Bool {
         unowned(unsafe) let storage = chart
-        let outcome: Result<Bool, any Error> = withUnsafeMutablePointer(to: &self) { machine in
-            let scope = Scope(machine: machine, signal: signal)
+        let outcome: Result<Bool, any Error> = withScope(signal: signal) { scope in
             do {
                 return .success(try storage.guardTable[index].evaluate(scope))
             } catch {
@@ -341,8 +354,7 @@ extension StateMachine {
     ) where Observer.State == State, Observer.Event == Event {
         let slot = Int(chart.tables.dataSlots[state])
         let make = chart.stateData[slot].make
-        let outcome: Result<any Sendable, any Error> = withUnsafeMutablePointer(to: &self) { machine in
-            let scope = Scope(machine: machine, signal: signal)
+        let outcome: Result<any Sendable, any Error> = withScope(signal: signal) { scope in
             do { return .success(try make(scope)) } catch { return .failure(error) }
         }
         switch outcome {
@@ -358,8 +370,7 @@ extension StateMachine {
         let index = Int(chart.tables.doneDataIndices[final])
         guard index >= 0 else { return nil }
         let maker = chart.doneDataMakers[index]
-        let outcome: Result<any Sendable, any Error> = withUnsafeMutablePointer(to: &self) { machine in
-            let scope = Scope(machine: machine, signal: signal)
+        let outcome: Result<any Sendable, any Error> = withScope(signal: signal) { scope in
             do { return .success(try maker.make(scope)) } catch { return .failure(error) }
         }
         switch outcome {

@@ -37,6 +37,7 @@ extension StateMachine {
         to instant: Duration, observer: inout Observer
     ) throws(MachineError<State, Event>) where Observer.State == State, Observer.Event == Event {
         let target = instant.clampedNanoseconds
+        timeIsStale = false
         while status == .running, let deadline = extras?.timers.first?.deadline, deadline <= target {
             time = max(time, deadline)
             try runToCompletion(microsteps: 0, observer: &observer)
@@ -67,9 +68,10 @@ extension StateMachine {
             storage.externalQueue.append(signal)
             return
         }
+        let now = currentTime()
         storage.insert(
             PendingTimer(
-                deadline: time.addingClamped(delay), serial: storage.nextSerial, owner: -1, kind: signal.kind,
+                deadline: now.addingClamped(delay), serial: storage.nextSerial, owner: -1, kind: signal.kind,
                 delayed: DelayedEvent(signal: signal, id: id)))
         storage.nextSerial &+= 1
     }
@@ -79,12 +81,13 @@ extension StateMachine {
     /// Arms the timeouts of a state being entered.
     @inlinable
     mutating func armTimeouts(of state: Int) {
+        let now = currentTime()
         let storage = mutableExtras()
         for position in Int(chart.tables.timeoutOffsets[state])..<Int(chart.tables.timeoutOffsets[state + 1]) {
             let transition = Int(chart.tables.timeouts[position])
             storage.insert(
                 PendingTimer(
-                    deadline: time.addingClamped(chart.tables.timeoutDelays[transition]), serial: storage.nextSerial,
+                    deadline: now.addingClamped(chart.tables.timeoutDelays[transition]), serial: storage.nextSerial,
                     owner: Int32(state), kind: chart.tables.timeoutKinds[transition], delayed: nil))
             storage.nextSerial &+= 1
         }

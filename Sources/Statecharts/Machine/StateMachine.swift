@@ -17,7 +17,7 @@
 /// A machine never reads a clock. It has its own time, ``now``, which starts at zero and moves
 /// only when you (or a runtime driving it on a real clock) call ``advance(by:)`` or
 /// ``advance(to:)``: a timing test is deterministic and instant.
-public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>: Sendable {
+public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     @usableFromInline let chart: ChartStorage<State, Event, Context>
     /// The active states (SCXML's configuration; the root is implied).
     @usableFromInline var active: StateSet
@@ -31,6 +31,12 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
     /// What the machine does with an event that no transition handles; ``UnhandledEventPolicy/ignore``
     /// unless you choose otherwise.
     public var unhandledEvents: UnhandledEventPolicy
+    /// For a machine inside a live runtime: whether ``time`` may be behind the runtime's clock, which
+    /// the machine then reads (through ``liveClock``) the first time a step needs the time.
+    @usableFromInline var timeIsStale = false
+    /// For a machine inside a live runtime (``IsolatedStatechart``, ``StatechartActor``): the clock
+    /// its time follows, owned by the runtime. Never set on a machine handed out or archived.
+    @usableFromInline unowned(unsafe) var liveClock: LiveClock?
     @usableFromInline var storedContext: Context
     /// The machine's context: the extended state that actions change.
     public var context: Context {
@@ -95,6 +101,21 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
     /// The machine's time: zero at creation, moved by ``advance(by:)`` and ``advance(to:)``.
     public var now: Duration { .nanoseconds(time) }
 
+    /// The machine's time in nanoseconds, first brought to its live clock's when a runtime marked
+    /// it stale: what arming a timer and ``Scope/now`` read.
+    @inlinable
+    mutating func currentTime() -> Int64 {
+        if timeIsStale { synchroniseTime() }
+        return time
+    }
+
+    /// Reads the live clock once for this step.
+    @usableFromInline
+    mutating func synchroniseTime() {
+        timeIsStale = false
+        if let liveClock { time = max(time, liveClock.elapsedNanoseconds()) }
+    }
+
     /// When the next timer falls due, if any is pending: a runtime sleeps until then.
     public var nextDeadline: Duration? {
         guard let first = extras?.timers.first else { return nil }
@@ -109,10 +130,16 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
 
     /// The data that the active state `state` holds, if it is active and holds a `Value`.
     public func data<Value>(of state: State, as type: Value.Type = Value.self) -> Value? {
+        dataSlotValue(of: state) as? Value
+    }
+
+    /// What the data slot of `state` holds; `nil` when it has none or is not active.
+    @usableFromInline
+    func dataSlotValue(of state: State) -> (any Sendable)? {
         guard let index = chart.stateIndices[state] else { return nil }
         let slot = Int(chart.layout.dataSlots[Int(index)])
         guard slot >= 0, let extras, slot < extras.stateData.count else { return nil }
-        return extras.stateData[slot] as? Value
+        return extras.stateData[slot]
     }
 
     // MARK: - Internals used by scopes and steps
@@ -159,17 +186,15 @@ public struct StateMachine<State: Hashable & Sendable, Event: StatechartEvent, C
         mutableExtras().internalQueue.append(signal)
     }
 
-    mutating func updateData<Value: Sendable, Result>(
-        of state: State, as type: Value.Type, _ body: (inout Value) throws -> Result
-    ) rethrows -> Result? {
-        guard let index = chart.stateIndices[state], active.contains(Int(index)) else { return nil }
+    /// Calls `body` with the data slot of the active state `state`, made unique first; does nothing
+    /// when the state is not active or has no data.
+    @usableFromInline
+    mutating func updateDataSlot(of state: State, _ body: (inout (any Sendable)?) throws -> Void) rethrows {
+        guard let index = chart.stateIndices[state], active.contains(Int(index)) else { return }
         let slot = Int(chart.layout.dataSlots[Int(index)])
-        guard slot >= 0, extras != nil else { return nil }
+        guard slot >= 0, extras != nil else { return }
         let storage = mutableExtras()
-        guard var value = storage.stateData[slot] as? Value else { return nil }
-        storage.stateData[slot] = nil
-        defer { storage.stateData[slot] = value }
-        return try body(&value)
+        try body(&storage.stateData[slot])
     }
 
     /// The user's values of a list of state indices.
@@ -186,3 +211,5 @@ extension StateMachine {
         try body(&storedContext)
     }
 }
+
+extension StateMachine: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

@@ -1,7 +1,7 @@
 /// What a picture of a chart shows, independent of the drawing language: the state tree, and each
 /// transition as edges with a label, placed in the innermost state that contains its source and
 /// targets (Mermaid can draw an edge only inside such a block).
-struct ChartPicture<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable> {
+struct ChartPicture<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let analysis: ChartAnalysis<State, Event, Context>
     var layout: ChartLayout { analysis.layout }
 

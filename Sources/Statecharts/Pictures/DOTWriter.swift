@@ -4,7 +4,7 @@
 /// clusters inside; a small black dot points at each initial state; final states are double
 /// circles and history states circles labelled `H` or `H*`. An arrow to or from a compound state
 /// ends at its cluster's border (`compound=true` with `lhead`/`ltail`).
-struct DOTWriter<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable> {
+struct DOTWriter<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let picture: ChartPicture<State, Event, Context>
     private var lines: [String] = []
 

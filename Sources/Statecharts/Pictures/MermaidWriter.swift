@@ -4,7 +4,7 @@
 /// `[*] -->` marks initial states and `--> [*]` final ones; history states are states labelled
 /// `H` or `H*` with an arrow to their default. Each arrow is written inside the innermost
 /// composite state that contains both its ends, as Mermaid requires.
-struct MermaidWriter<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable> {
+struct MermaidWriter<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let picture: ChartPicture<State, Event, Context>
     let identifiers: [String]
     private var lines: [String] = []

@@ -2,7 +2,7 @@
 ///
 /// ``StatechartActor/snapshots(bufferingPolicy:)`` and ``IsolatedStatechart/snapshots(bufferingPolicy:isolation:)`` publish one after
 /// every call that processes events (a send, a timer, an invocation's result).
-public struct MachineSnapshot<State: Hashable & Sendable, Context: Sendable>: Sendable {
+public struct MachineSnapshot<State: Hashable, Context> {
     /// Every active state, parents before children, in document order.
     public var configuration: [State]
     /// The active atomic states, in document order.
@@ -41,7 +41,7 @@ extension StateMachine {
 
 /// One thing a live machine did, for the synchronous inspection hook of ``StatechartActor`` and
 /// ``IsolatedStatechart``: logging (for example with swift-log) and tests.
-public enum MachineInspection<State: Hashable & Sendable, Event: StatechartEvent>: Sendable {
+public enum MachineInspection<State: Hashable, Event: StatechartEvent> where Event.Kind: Hashable {
     /// An event is about to be processed.
     case willProcess(ProcessedEvent<Event>)
     /// A microstep was taken: the transitions, the states exited and entered.
@@ -57,10 +57,27 @@ public enum MachineInspection<State: Hashable & Sendable, Event: StatechartEvent
 }
 
 /// Forwards a machine's observations to an inspection closure.
-struct InspectionObserver<State: Hashable & Sendable, Event: StatechartEvent>: MachineObserver {
+struct InspectionObserver<State: Hashable, Event: StatechartEvent>: MachineObserver where Event.Kind: Hashable {
     let inspect: @Sendable (MachineInspection<State, Event>) -> Void
 
     mutating func machineWillProcess(_ event: ProcessedEvent<Event>) { inspect(.willProcess(event)) }
     mutating func machineDidTake(_ microstep: Microstep<State>) { inspect(.didTake(microstep)) }
     mutating func machineActionDidFail(_ failure: ActionFailure<State>) { inspect(.actionFailed(failure)) }
 }
+
+extension MachineSnapshot: CustomStringConvertible {
+    /// The configuration, such as `[on, dim]`, with the status when the machine is not running:
+    /// `[off] (finished)`, as ``StateMachine`` prints itself.
+    public var description: String {
+        let states = "[" + configuration.map { "\($0)" }.joined(separator: ", ") + "]"
+        switch status {
+        case .running: return states
+        case .notStarted: return "\(states) (not started)"
+        case .finished: return "\(states) (finished)"
+        }
+    }
+}
+
+extension MachineSnapshot: Sendable where State: Sendable, Context: Sendable {}
+
+extension MachineInspection: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable {}

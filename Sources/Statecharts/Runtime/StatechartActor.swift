@@ -15,12 +15,17 @@
 /// }
 /// ```
 ///
-/// To keep a machine on the actor you already use (the main actor in an app), use
-/// ``IsolatedStatechart``.
-public actor StatechartActor<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable>:
-    TimerWheelTarget
-{
-    private let runtime: MachineRuntime<State, Event, Context>
+/// Its states, events and context cross into the actor, so they must be `Sendable` with
+/// nonisolated conformances. In a module whose default isolation is the main actor (Xcode 26's
+/// default for apps), declare them `nonisolated` (`nonisolated enum PlayerState: Hashable,
+/// Sendable { … }`), or keep the machine on the main actor with ``IsolatedStatechart``, which
+/// takes them as written.
+public actor StatechartActor<
+    State: Hashable & Sendable, Event: StatechartEvent & Sendable, Context: Sendable
+>: TimerWheelTarget where Event.Kind: Hashable & Sendable {
+    // Only touched on the actor, one call at a time, and by `deinit` when nothing else can: the
+    // dynamic exclusivity checks of class properties are not needed.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var live: LiveMachine<State, Event, Context>
 
     /// A machine of `chart`, not started yet.
     ///
@@ -36,7 +41,7 @@ public actor StatechartActor<State: Hashable & Sendable, Event: StatechartEvent,
         unhandledEvents: UnhandledEventPolicy = .ignore, timers: TimerWheel = .continuous,
         inspect: (@Sendable (MachineInspection<State, Event>) -> Void)? = nil
     ) {
-        runtime = MachineRuntime(
+        live = LiveMachine(
             machine: StateMachine(chart: chart, context: context, unhandledEvents: unhandledEvents), timers: timers,
             inspect: inspect)
     }
@@ -54,7 +59,11 @@ public actor StatechartActor<State: Hashable & Sendable, Event: StatechartEvent,
         machine: StateMachine<State, Event, Context>, timers: TimerWheel = .continuous,
         inspect: (@Sendable (MachineInspection<State, Event>) -> Void)? = nil
     ) {
-        runtime = MachineRuntime(machine: machine, timers: timers, inspect: inspect)
+        live = LiveMachine(machine: machine, timers: timers, inspect: inspect)
+    }
+
+    deinit {
+        live.stop()
     }
 
     /// Enters the initial configuration and processes what follows, to completion; for a machine
@@ -62,41 +71,37 @@ public actor StatechartActor<State: Hashable & Sendable, Event: StatechartEvent,
     /// clock and starts the invocations of its active states instead.
     ///
     /// - Throws: ``MachineError/alreadyStarted`` the second time.
+    @inlinable
     public func start() throws(MachineError<State, Event>) {
-        if runtime.target == nil {
-            // Timers and invocations exist only once the machine runs: connect them now.
-            runtime.target = self
-            runtime.spawn = { [weak self] start in
-                Task {
-                    let outcome = await start.run()
-                    await self?.deliver(outcome, from: start.id)
-                }
-            }
-        }
-        try runtime.start()
+        try live.start(owner: self, spawn: { self.startTask($0) })
     }
 
     /// Processes `event` to completion (see ``StateMachine/send(_:)``).
     ///
     /// - Returns: Whether a transition handled it.
     @discardableResult
+    @inlinable
     public func send(_ event: Event) throws(MachineError<State, Event>) -> Bool {
-        try runtime.send(event)
+        try live.send(event, owner: self, spawn: { self.startTask($0) })
     }
 
     /// Cancels the delayed events sent with identifier `id`.
     ///
     /// - Returns: How many were cancelled.
     @discardableResult
+    @inlinable
     public func cancelDelayedEvents(id: String) -> Int {
-        runtime.cancelDelayedEvents(id: id)
+        live.cancelDelayedEvents(id: id, owner: self, spawn: { self.startTask($0) })
     }
 
     /// The configuration, context and status now.
-    public var snapshot: MachineSnapshot<State, Context> { runtime.machine.snapshot }
+    public var snapshot: MachineSnapshot<State, Context> { live.snapshot }
 
-    /// The machine itself, as it is now: a copy, to inspect.
-    public var machine: StateMachine<State, Event, Context> { runtime.machine }
+    /// The machine itself, as it is now (its time brought to the clock's, firing the timers due
+    /// by then): a copy, to inspect.
+    public var machine: StateMachine<State, Event, Context> {
+        live.currentMachine(owner: self, spawn: { self.startTask($0) })
+    }
 
     /// The current snapshot, then one after every step, until the actor is released.
     ///
@@ -105,15 +110,25 @@ public actor StatechartActor<State: Hashable & Sendable, Event: StatechartEvent,
     public func snapshots(
         bufferingPolicy: AsyncStream<MachineSnapshot<State, Context>>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<MachineSnapshot<State, Context>> {
-        runtime.snapshots(bufferingPolicy: bufferingPolicy)
+        live.snapshots(bufferingPolicy: bufferingPolicy)
     }
 
+    @usableFromInline
     func timerFired() async {
-        runtime.timerFired()
+        live.timerFired(owner: self, spawn: { self.startTask($0) })
+    }
+
+    /// Runs an invocation's work in a task and brings its outcome back to the actor.
+    @usableFromInline
+    func startTask(_ start: InvocationStart<State, Event, Context>) -> Task<Void, Never> {
+        Task { [weak self] in
+            let outcome = await start.run()
+            await self?.deliver(outcome, from: start.id)
+        }
     }
 
     private func deliver(_ outcome: InvocationOutcome<Event>, from id: InvocationID) {
-        runtime.deliver(outcome, from: id)
+        live.deliver(outcome, from: id, owner: self, spawn: { self.startTask($0) })
     }
 }
 
@@ -127,7 +142,7 @@ extension StatechartActor where State: Codable, Event: Codable, Context: Codable
     /// - Throws: ``MachineArchiveError/stateDataNotCodable(state:type:)`` when an active state
     ///   holds data of a type that is not `Codable`.
     public func archive() throws(MachineArchiveError) -> MachineArchive<State, Event, Context> {
-        try runtime.currentMachine().archive()
+        try machine.archive()
     }
 }
 

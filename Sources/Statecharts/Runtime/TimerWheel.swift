@@ -190,15 +190,23 @@ public final class TimerWheel: Sendable {
 }
 
 /// What a ``TimerWheel`` calls when a timer fires.
+@usableFromInline
 protocol TimerWheelTarget: AnyObject, Sendable {
     /// Called once per armed timer, when its deadline has come.
     func timerFired() async
 }
 
 /// A timer armed in a ``TimerWheel``.
+@usableFromInline
 struct TimerHandle: Hashable, Sendable {
-    var index: Int32
-    var generation: UInt32
+    @usableFromInline var index: Int32
+    @usableFromInline var generation: UInt32
+
+    @inlinable
+    init(index: Int32, generation: UInt32) {
+        self.index = index
+        self.generation = generation
+    }
 }
 
 /// The wheel's entries, in arrays linked by index, guarded by the wheel's mutex.

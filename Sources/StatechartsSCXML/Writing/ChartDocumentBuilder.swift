@@ -1,7 +1,7 @@
 import Statecharts
 
 /// Makes the SCXML document of a chart built in Swift, from its structure.
-struct ChartDocumentBuilder<State: Hashable & Sendable, Event: StatechartEvent, Context: Sendable> {
+struct ChartDocumentBuilder<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let chart: Statechart<State, Event, Context>
     /// Each state's identifier: its description, made unique.
     let ids: [State: String]

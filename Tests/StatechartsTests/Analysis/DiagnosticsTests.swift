@@ -159,12 +159,6 @@ import Testing
         #expect(diagnostics.first?.message.contains("not every region") == true)
     }
 
-    @Test("the media player, the game flow and a chart with history have no findings")
-    func cleanCharts() throws {
-        #expect(try makePlayerChart().diagnostics().isEmpty)
-        #expect(try makeGameChart().diagnostics().isEmpty)
-    }
-
     @Test("diagnostics carry the position of the state or transition, most serious first")
     func locations() throws {
         let chart = try TestChart(
@@ -189,30 +183,5 @@ import Testing
                 $0.hasPrefix("chart.scxml:4:5: warning: ") && $0.hasSuffix("[conflictingTransitions]")
             })
         #expect(described.contains { $0.hasPrefix("chart.scxml:6:3: warning: the state 'b' can never be entered") })
-    }
-
-    @Test("the completeness table lists, for each state, the events it and its ancestors handle")
-    func completenessTable() throws {
-        let table = try makePlayerChart().completenessTable()
-        #expect(table.events == ["play", "pause", "stop", "scrubBegan", "scrubMoved", "scrubEnded"])
-        let stopped = try #require(table.rows.first { $0.state == .stopped })
-        #expect(stopped.handled == ["play"])
-        #expect(stopped.unhandled == ["pause", "stop", "scrubBegan", "scrubMoved", "scrubEnded"])
-        let playing = try #require(table.rows.first { $0.state == .playing })
-        #expect(playing.handled == ["pause", "stop", "scrubBegan"], "stop and scrubBegan come from ancestors")
-        #expect(table.rows.map(\.state) == [.stopped, .playing, .paused, .held, .dragging])
-        let lines = table.description.split(separator: "\n")
-        #expect(lines.first == "state     play  pause  stop  scrubBegan  scrubMoved  scrubEnded")
-        #expect(lines.dropFirst().first == "stopped   yes   -      -     -           -           -")
-    }
-
-    @Test("a machine reports the events its active states handle now")
-    func handledNow() throws {
-        var machine = try makePlayerChart().makeMachine(context: Track(duration: 10))
-        #expect(machine.handledEventNames.isEmpty, "nothing before it starts")
-        try machine.start()
-        #expect(machine.handledEventNames == ["play"])
-        try machine.send(.play)
-        #expect(machine.handledEventNames == ["pause", "stop", "scrubBegan"])
     }
 }

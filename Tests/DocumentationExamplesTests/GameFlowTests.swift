@@ -39,10 +39,12 @@ enum GameEvent: StatechartEvent {
 }
 
 extension GameEvent {
-    /// The payloads, for guards and actions to read.
-    var episode: Episode? { if case .choose(let episode) = self { episode } else { nil } }
-    var level: Int? { if case .chooseLevel(let level) = self { level } else { nil } }
-    var score: Int? { if case .finish(let score) = self { score } else { nil } }
+    /// The payloads, for guards and actions to read. Guards and actions run wherever the machine
+    /// runs, so what they call is `nonisolated`, also in an app whose default isolation is the
+    /// main actor.
+    nonisolated var episode: Episode? { if case .choose(let episode) = self { episode } else { nil } }
+    nonisolated var level: Int? { if case .chooseLevel(let level) = self { level } else { nil } }
+    nonisolated var score: Int? { if case .finish(let score) = self { score } else { nil } }
 }
 
 struct GameProgress: Sendable, Equatable {
@@ -51,7 +53,7 @@ struct GameProgress: Sendable, Equatable {
     var lastScore: Int?
     var bestScore = 0
 
-    func canPlay(level: Int?) -> Bool {
+    nonisolated func canPlay(level: Int?) -> Bool {
         guard let level, let episode else { return false }
         return (1...episode.levels).contains(level)
     }
@@ -96,6 +98,30 @@ func makeGameChart() throws -> Statechart<GameScreen, GameEvent, GameProgress> {
 // MARK: - Tests
 
 @Suite struct GameFlowTests {
+    @Test("the article's game plays as it says, and the last event is refused")
+    func articleGame() throws {
+        var output: [String] = []
+        func print(_ items: Any...) { output.append(items.map { "\($0)" }.joined(separator: " ")) }
+        func play() throws {
+            var game = try makeGameChart().makeMachine(context: GameProgress(), unhandledEvents: .reject)
+            try game.start()
+            try game.send(.start)
+            try game.send(.choose(Episode(number: 2, levels: 5)))
+            try game.send(.showHelp)
+            try game.send(.closeHelp)          // back to choosing a level
+            try game.send(.chooseLevel(3))
+            try game.send(.finish(score: 1200))
+            print(game, game.context.bestScore)   // [finished] 1200
+            try game.send(.chooseLevel(1))  // throws: no transition handles the event 'chooseLevel' in the configuration [finished]
+        }
+        #expect {
+            try play()
+        } throws: { error in
+            "\(error)" == "no transition handles the event 'chooseLevel' in the configuration [finished]"
+        }
+        #expect(output == ["[finished] 1200"])
+    }
+
     func newGame() throws -> StateMachine<GameScreen, GameEvent, GameProgress> {
         var game = try makeGameChart().makeMachine(context: GameProgress(), unhandledEvents: .reject)
         try game.start()

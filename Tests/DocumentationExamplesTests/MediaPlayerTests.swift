@@ -75,6 +75,23 @@ func makePlayerChart() throws -> Statechart<Player, PlayerEvent, Track> {
 // MARK: - Tests
 
 @Suite struct MediaPlayerTests {
+    @Test("the article's session ends where it says")
+    func articleSession() throws {
+        var output: [String] = []
+        func print(_ items: Any...) { output.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+        var player = try makePlayerChart().makeMachine(context: Track(duration: 180))
+        try player.start()
+        try player.send(.play)
+        try player.advance(by: .seconds(5))     // position 5
+        try player.send(.scrubBegan)            // held; the timer is cancelled
+        try player.send(.scrubMoved(to: 60))    // dragging, position 60
+        try player.send(.scrubEnded)            // playing again, through history
+        print(player, player.context.position)  // [active, playback, playing] 60.0
+
+        #expect(output == ["[active, playback, playing] 60.0"])
+    }
+
     func player() throws -> StateMachine<Player, PlayerEvent, Track> {
         var player = try makePlayerChart().makeMachine(context: Track(duration: 180))
         try player.start()
@@ -125,5 +142,39 @@ func makePlayerChart() throws -> Statechart<Player, PlayerEvent, Track> {
         try player.send(.stop)
         #expect(player.pendingTimerCount == 0)
         #expect(player.context.position == 0)
+    }
+}
+
+/// The example charts, checked and tabulated.
+extension MediaPlayerTests {
+    @Test("the media player, the game flow and a chart with history have no findings")
+    func cleanCharts() throws {
+        #expect(try makePlayerChart().diagnostics().isEmpty)
+        #expect(try makeGameChart().diagnostics().isEmpty)
+    }
+
+    @Test("the completeness table lists, for each state, the events it and its ancestors handle")
+    func completenessTable() throws {
+        let table = try makePlayerChart().completenessTable()
+        #expect(table.events == ["play", "pause", "stop", "scrubBegan", "scrubMoved", "scrubEnded"])
+        let stopped = try #require(table.rows.first { $0.state == .stopped })
+        #expect(stopped.handled == ["play"])
+        #expect(stopped.unhandled == ["pause", "stop", "scrubBegan", "scrubMoved", "scrubEnded"])
+        let playing = try #require(table.rows.first { $0.state == .playing })
+        #expect(playing.handled == ["pause", "stop", "scrubBegan"], "stop and scrubBegan come from ancestors")
+        #expect(table.rows.map(\.state) == [.stopped, .playing, .paused, .held, .dragging])
+        let lines = table.description.split(separator: "\n")
+        #expect(lines.first == "state     play  pause  stop  scrubBegan  scrubMoved  scrubEnded")
+        #expect(lines.dropFirst().first == "stopped   yes   -      -     -           -           -")
+    }
+
+    @Test("a machine reports the events its active states handle now")
+    func handledNow() throws {
+        var machine = try makePlayerChart().makeMachine(context: Track(duration: 10))
+        #expect(machine.handledEventNames.isEmpty, "nothing before it starts")
+        try machine.start()
+        #expect(machine.handledEventNames == ["play"])
+        try machine.send(.play)
+        #expect(machine.handledEventNames == ["pause", "stop", "scrubBegan"])
     }
 }

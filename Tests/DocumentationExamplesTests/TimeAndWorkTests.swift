@@ -3,11 +3,11 @@ import Foundation
 import Statecharts
 import Testing
 
-// MARK: - The chart of the article "Time and work that belong to a state"
+// The examples of the article "Time and work that belong to a state", as the article shows them.
 
-enum Link: Hashable, Sendable { case idle, scanning, connecting, connected, failed }
+nonisolated enum Link: Hashable, Sendable { case idle, scanning, connecting, connected, failed }
 
-enum LinkEvent: StatechartEvent {
+nonisolated enum LinkEvent: StatechartEvent, Sendable {
     case scan, found(String), connected, lost, retry
 
     enum Kind: CaseIterable, Sendable { case scan, found, connected, lost, retry }
@@ -23,12 +23,12 @@ enum LinkEvent: StatechartEvent {
     }
 }
 
-struct LinkContext: Sendable {
+nonisolated struct LinkContext: Sendable {
     var device: String?
 }
 
 /// What talks to the hardware; the tests use a fake one.
-protocol Radio: Sendable {
+nonisolated protocol Radio: Sendable {
     func connect(to device: String) async throws
 }
 
@@ -57,16 +57,16 @@ func linkChart(radio: some Radio) throws -> Statechart<Link, LinkEvent, LinkCont
     }
 }
 
-// MARK: - Tests
-
-/// A radio that connects after `delay` on `clock` (at once without one), and remembers whether
-/// it was cancelled.
-struct FakeRadio: Radio {
+/// A radio that connects after `delay` on `clock` (at once without one, and after `realDelay` of
+/// real time with one), and remembers whether it was cancelled.
+nonisolated struct FakeRadio: Radio {
     let clock: TestClock<Duration>
     let delay: Duration?
+    var realDelay: Duration?
     let cancelled = Flag()
 
     func connect(to device: String) async throws {
+        if let realDelay { try await Task.sleep(for: realDelay) }
         guard let delay else { return }
         do {
             try await clock.sleep(for: delay)
@@ -78,14 +78,17 @@ struct FakeRadio: Radio {
 }
 
 @Suite("The article's link", .timeLimit(.minutes(1)))
-struct TimeAndWorkArticleTests {
+struct TimeAndWorkTests {
     let clock = TestClock()
     let timers: TimerWheel
 
     init() { timers = TimerWheel(clock: clock) }
 
-    @Test func scanningGivesUpAfterTenSeconds() async throws {
+    @Test("scanning gives up after ten seconds, on a test clock")
+    func scanningGivesUpAfterTenSeconds() async throws {
         let radio = FakeRadio(clock: clock, delay: .seconds(1))
+        let clock = TestClock()
+        let timers = TimerWheel(clock: clock)
         let link = StatechartActor(try linkChart(radio: radio), context: LinkContext(), timers: timers)
         try await link.start()
         try await link.send(.scan)
@@ -94,7 +97,8 @@ struct TimeAndWorkArticleTests {
         #expect(await link.snapshot.activeStates == [.failed])
     }
 
-    @Test func aSlowConnectionIsCancelledByTheTimeout() async throws {
+    @Test("a slow connection is cancelled by the timeout")
+    func aSlowConnectionIsCancelledByTheTimeout() async throws {
         let radio = FakeRadio(clock: clock, delay: .seconds(60))
         let link = StatechartActor(try linkChart(radio: radio), context: LinkContext(), timers: timers)
         try await link.start()
@@ -106,28 +110,44 @@ struct TimeAndWorkArticleTests {
         #expect(await eventually { radio.cancelled.isSet })
     }
 
-    @Test func aQuickConnectionConnects() async throws {
-        let radio = FakeRadio(clock: clock, delay: nil)
-        let link = StatechartActor(try linkChart(radio: radio), context: LinkContext(), timers: timers)
+    @Test("on the real clock, the snapshots show the link connecting, then connected")
+    func realClock() async throws {
+        var output: [String] = []
+        func print(_ items: Any...) { output.append(items.map { "\($0)" }.joined(separator: " ")) }
+        let radio = FakeRadio(clock: clock, delay: nil, realDelay: .milliseconds(300))
+
+        let link = StatechartActor(try linkChart(radio: radio), context: LinkContext())
         try await link.start()
         try await link.send(.scan)
-        try await link.send(.found("sensor"))
-        let connected = await link.waitUntil { $0.isActive(.connected) }
-        #expect(connected?.context.device == "sensor")
+        try await link.send(.found("thermometer"))
+        for await snapshot in await link.snapshots() {
+            print(snapshot)  // [connecting], then [connected] when the radio has connected
+            if snapshot.isActive(.connected) { break }
+        }
+
+        #expect(output == ["[connecting]", "[connected]"])
         #expect(!radio.cancelled.isSet)
     }
 
-    @Test("the article shows this chart verbatim")
-    func articleShowsTheChart() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let start = try #require(source.range(of: "// MARK: - The chart of the article"))
-        let lineEnd = try #require(source[start.upperBound...].firstIndex(of: "\n"))
-        let end = try #require(source.range(of: "// MARK: - Tests"))
-        let chart = String(source[source.index(after: lineEnd)..<end.lowerBound]).trimmingCharacters(in: .newlines)
-        let article = try String(
-            contentsOf: root.appending(path: "Sources/Statecharts/Statecharts.docc/TimeAndWork.md"), encoding: .utf8)
-        #expect(article.contains(chart))
+    @Test("the view model keeps the link on the main actor")
+    @MainActor
+    func viewModel() throws {
+        let radio = FakeRadio(clock: clock, delay: nil)
+        let model = try LinkModel(radio: radio)
+        try model.scanTapped()
+        #expect(model.link.configuration == [.scanning])
+        #expect(model.link.isActive(.scanning))
     }
+}
+
+@MainActor
+final class LinkModel {
+    let link: IsolatedStatechart<Link, LinkEvent, LinkContext>
+
+    init(radio: some Radio) throws {
+        link = IsolatedStatechart(try linkChart(radio: radio), context: LinkContext())
+        try link.start()
+    }
+
+    func scanTapped() throws { try link.send(.scan) }
 }

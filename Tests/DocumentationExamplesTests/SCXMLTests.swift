@@ -1,0 +1,102 @@
+import Foundation
+import Statecharts
+import StatechartsSCXML
+import Testing
+
+#if canImport(StatechartsECMAScript)
+    import StatechartsECMAScript
+#endif
+
+// The examples of the SCXML documentation and of the README, as they show them, on the documents
+// in Fixtures.
+
+/// A document of the fixtures.
+nonisolated func fixture(_ name: String) -> URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "Fixtures/\(name)")
+}
+
+@Suite struct SCXMLTests {
+    @Test("a document loads, runs and logs")
+    func loadAndRun() throws {
+        let print = Printed()
+        let url = fixture("player.scxml")
+
+        let chart = try SCXMLChart.load(contentsOf: url)   // player.scxml
+        var machine = chart.makeMachine { record in print(record) }   // <log> output
+        try machine.start()
+        try machine.send("play")
+        print(machine)   // [playing]
+
+        #expect(print.all == ["player: playing", "[playing]"])
+    }
+
+    @Test("a broken document reports every problem with its line and column")
+    func diagnostics() throws {
+        let print = Printed()
+        let url = fixture("broken/player.scxml")
+
+        do {
+            let chart = try SCXMLChart.load(contentsOf: url)
+            for warning in chart.warnings { print(warning) }
+        } catch {
+            for diagnostic in error.diagnostics { print(diagnostic) }
+            // player.scxml:12:7: error: the transition on 'stop' from 'playing' targets 'stoped', which is not a state of the chart
+        }
+
+        #expect(print.all.count == 1)
+        #expect(
+            print.all.first?.hasSuffix(
+                "/player.scxml:12:7: error: the transition on 'stop' from 'playing' targets 'stoped', which is not a state of the chart"
+            ) == true, "\(print.all)")
+    }
+
+    @Test("a machine of a document takes events with data and fires its delayed sends")
+    func machine() throws {
+        let print = Printed()
+        let chart = try SCXMLChart.load(contentsOf: fixture("network.scxml"))
+
+        var machine = chart.makeMachine(log: { print($0) })
+        try machine.start()
+        try machine.send(SCXMLEvent("net.error.timeout", data: .object(["after": .number(30)])))
+        try machine.advance(by: .seconds(5))      // delayed <send>s fall due
+
+        #expect(print.all == ["network: lost the connection", "network: retrying"])
+    }
+
+    @Test("an interpreter runs the sessions a document invokes")
+    func interpreter() throws {
+        let print = Printed()
+        let chart = try SCXMLChart.load(contentsOf: fixture("parent.scxml"))
+
+        var session = SCXMLInterpreter(chart: chart, log: { print($0) })
+        try session.start()
+        try session.send("go")
+        try session.advance(by: .seconds(1))
+        print(session.machine.activeStates, session.childSessionIDs.count)   // ["working"] 1
+
+        #expect(print.all == [#"["working"] 1"#])
+    }
+
+    @Test("a chart written as SCXML reads back as the same chart")
+    func write() throws {
+        let chart = try SCXMLChart.load(contentsOf: fixture("player.scxml"))
+
+        let text = SCXMLWriter.write(chart.statechart)
+
+        #expect(text.contains(#"<transition event="play" target="playing"/>"#))
+    }
+
+    #if canImport(StatechartsECMAScript)
+        @Test("the README's ECMAScript session runs a script on the event's data")
+        func ecmaScript() throws {
+            let url = fixture("speed.scxml")
+
+            let chart = try SCXMLChart.load(contentsOf: url, dataModels: ECMAScriptDataModel.withBuiltIns)
+            var session = SCXMLInterpreter(chart: chart, scriptTimeLimit: .milliseconds(500))
+            try session.start()
+            try session.send(SCXMLEvent("go", data: .object(["speed": .number(3)])))
+
+            #expect(session.machine.activeStates == ["fast"])
+        }
+    #endif
+}

@@ -1,0 +1,1 @@
+../../Examples/Flows/ImageCell.swift

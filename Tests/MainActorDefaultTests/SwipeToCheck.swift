@@ -1,0 +1,1 @@
+../../Examples/Flows/SwipeToCheck.swift
