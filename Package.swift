@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "statechart", targets: ["statechart"]),
         // The commands of the tool, for tests and the fuzz targets in Fuzz/.
         .library(name: "StatechartTool", targets: ["StatechartTool"]),
+        // What live machines do, written to a swift-log Logger.
+        .library(name: "StatechartsLogging", targets: ["StatechartsLogging"]),
         // A Bluetooth LE connection with messaging, as a statechart, and a simulated central.
         .library(name: "BluetoothConnection", targets: ["BluetoothConnection"]),
         // A scripted session of the connection kit: `swift run bluetooth-demo`.
@@ -30,6 +32,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // StatechartsLogging only: the core library depends on nothing.
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // Tests only: a clock the runtime tests advance by hand.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
         // Tests only: property checks with shrinking.
@@ -56,6 +60,10 @@ let package = Package(
                     "JavaScriptCore",
                     .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS], traits: ["ECMAScript"]))
             ]),
+        // An inspection hook that writes what live machines do to a swift-log Logger.
+        .target(
+            name: "StatechartsLogging",
+            dependencies: ["Statecharts", .product(name: "Logging", package: "swift-log")]),
         // The commands of the `statechart` tool, as a library the tests call.
         .target(
             name: "StatechartTool",
@@ -105,6 +113,13 @@ let package = Package(
         .testTarget(
             name: "StatechartExamplesTests",
             dependencies: ["StatechartExamples", "Statecharts", .product(name: "Clocks", package: "swift-clocks")]),
+        // The logging inspector's records, checked with a log handler that keeps them.
+        .testTarget(
+            name: "StatechartsLoggingTests",
+            dependencies: [
+                "Statecharts", "StatechartsLogging", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]),
         // Every Swift example of the README and the documentation catalogs, run as written.
         .testTarget(
             name: "DocumentationExamplesTests",
@@ -127,7 +142,8 @@ let package = Package(
 /// What the documentation's examples use.
 var documentationExampleDependencies: [Target.Dependency] {
     [
-        "Statecharts", "StatechartsSCXML", "BluetoothConnection",
+        "Statecharts", "StatechartsSCXML", "StatechartsLogging", "BluetoothConnection",
+        .product(name: "Logging", package: "swift-log"),
         .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
         .product(name: "Clocks", package: "swift-clocks"),
     ]

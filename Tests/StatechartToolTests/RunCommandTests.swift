@@ -86,7 +86,7 @@ struct RunCommandTests {
     @Test("--trace prints the microsteps")
     func trace() throws {
         let output = try CommandLine.run(["run", "--trace", "Examples/lamp.scxml", "--events", "toggle"])
-        #expect(output.standardOutput.contains("  toggle: exited [\"off\"], entered [\"on\", \"dim\"]\n"))
+        #expect(output.standardOutput.contains("  toggle: exited [off], entered [on, dim]\n"))
     }
 
     @Test(

@@ -139,11 +139,35 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Live machines
 
-    // The same events through an `IsolatedStatechart` on its actor: each `wait` arms the machine's
-    // entry in a timer wheel and each `poke` cancels it.
-    // A tenth of the events: the runtime's generic code is not specialised yet (several µs per event).
-    Benchmark("live/timeout-arm-cancel", configuration: .init(metrics: [.wallClock], maxIterations: 5)) { _ in
-        try await LiveWatchDriver().armAndCancel(events: eventsPerIteration / 10)
+    // The two-state toggle and the deep hop, each bare (`StateMachine.send`), in an
+    // `IsolatedStatechart` on the main actor (with and without a view observing it), and in a
+    // `StatechartActor` awaited from another task; beside an empty actor call (a method of the same
+    // shape, not inlined) and the toggle's `switch`.
+
+    Benchmark("bare/toggle") { benchmark in
+        var machine = try makeToggleChart().makeMachine()
+        try machine.start()
+        benchmark.startMeasurement()
+        for _ in 0..<eventsPerIteration { try machine.send(.flick) }
+        benchmark.stopMeasurement()
+        blackHole(machine.activeStates)
+    }
+    Benchmark("baseline/toggle") { benchmark in
+        var machine = SwitchToggle()
+        for _ in 0..<eventsPerIteration { machine.send(.flick) }
+        benchmark.stopMeasurement()
+        blackHole(machine.state)
+    }
+    Benchmark("baseline/empty-actor") { _ in
+        blackHole(try await callEmptyActor(count: eventsPerIteration))
+    }
+    liveBenchmarks("toggle", chart: { try makeToggleChart() }, event: Flick.flick)
+    liveBenchmarks("hierarchy", chart: { try makeDeepChart() }, event: Hop.hop)
+
+    // The watchdog's events through an `IsolatedStatechart`: each `wait` arms the machine's entry in
+    // a timer wheel on the real clock and each `poke` cancels it.
+    Benchmark("live/timeout-arm-cancel") { _ in
+        try await LiveWatchDriver().armAndCancel(events: eventsPerIteration)
     }
 
     Benchmark(
@@ -188,5 +212,24 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.stopMeasurement()
             blackHole(machines)
         }
+    }
+}
+
+/// The live rows of a chart: an `IsolatedStatechart` unobserved and observed, and a
+/// `StatechartActor`, each sent `eventsPerIteration` events of `event`.
+func liveBenchmarks<State: Hashable & Sendable, Event: StatechartEvent & Sendable>(
+    _ name: String, chart: @escaping @Sendable () throws -> Statechart<State, Event, Void>, event: Event
+) where Event.Kind: Hashable & Sendable {
+    Benchmark("live/\(name)") { _ in
+        blackHole(try await MainActor.run { try sendToIsolatedStatechart(chart(), event: event, count: eventsPerIteration) })
+    }
+    Benchmark("live/\(name)-observed") { _ in
+        blackHole(
+            try await MainActor.run {
+                try sendToIsolatedStatechart(chart(), event: event, count: eventsPerIteration, observed: true)
+            })
+    }
+    Benchmark("actor/\(name)") { _ in
+        blackHole(try await sendToStatechartActor(chart(), event: event, count: eventsPerIteration))
     }
 }

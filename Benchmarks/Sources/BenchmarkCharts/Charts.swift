@@ -8,7 +8,7 @@ import Statecharts
 /// The states of the three-state cycle.
 public enum Light: Hashable, Sendable { case red, green, yellow }
 /// The single event of the three-state cycle.
-public enum Tick: StatechartEvent, CaseIterable { case next }
+public enum Tick: StatechartEvent, Sendable, CaseIterable { case next }
 
 /// The three-state cycle as a chart.
 public func makeLightChart() throws -> Statechart<Light, Tick, Void> {
@@ -37,6 +37,38 @@ public struct SwitchLight {
     }
 }
 
+// MARK: - Flat: a two-state toggle
+
+/// The states of the toggle.
+public enum Toggle: Hashable, Sendable { case off, on }
+/// The single event of the toggle.
+public enum Flick: StatechartEvent, Sendable, CaseIterable { case flick }
+
+/// The two-state toggle as a chart: the flat chart the live machines are measured on.
+public func makeToggleChart() throws -> Statechart<Toggle, Flick, Void> {
+    try Statechart<Toggle, Flick, Void>(initial: .off) {
+        StateNode(.off) { On(.flick, to: .on) }
+        StateNode(.on) { On(.flick, to: .off) }
+    }
+}
+
+/// The toggle as a hand-written `switch`.
+public struct SwitchToggle {
+    /// Creates the initial value.
+    public init() {}
+    /// The current state.
+    public var state = Toggle.off
+
+    /// Handles one event.
+    @inline(never)
+    public mutating func send(_ event: Flick) {
+        switch (state, event) {
+        case (.off, .flick): state = .on
+        case (.on, .flick): state = .off
+        }
+    }
+}
+
 // MARK: - Flat: 20 states, 10 event kinds
 
 /// The twenty states of the flat machine.
@@ -45,7 +77,7 @@ public enum Station: Int, Hashable, Sendable, CaseIterable {
 }
 
 /// The ten event kinds of the flat machine.
-public enum Signal10: Int, StatechartEvent, CaseIterable { case e0, e1, e2, e3, e4, e5, e6, e7, e8, e9 }
+public enum Signal10: Int, StatechartEvent, Sendable, CaseIterable { case e0, e1, e2, e3, e4, e5, e6, e7, e8, e9 }
 
 /// State `s` handles event `e` when `(s + e) % 2 == 0`, going to `(7s + 3e + 1) % 20`.
 public func stationTarget(_ state: Int, _ event: Int) -> Int? {
@@ -78,7 +110,7 @@ public enum Deep: Hashable, Sendable {
 }
 
 /// The event that moves between the two deepest leaves.
-public enum Hop: StatechartEvent, CaseIterable { case hop }
+public enum Hop: StatechartEvent, Sendable, CaseIterable { case hop }
 
 /// Two five-level subtrees whose leaves hop to each other, exiting and entering five states each time.
 public func makeDeepChart() throws -> Statechart<Deep, Hop, Void> {
@@ -122,7 +154,7 @@ public enum Quad: Hashable, Sendable {
 }
 
 /// The event every region reacts to.
-public enum Flip: StatechartEvent, CaseIterable { case flip }
+public enum Flip: StatechartEvent, Sendable, CaseIterable { case flip }
 
 /// Four parallel regions, each toggling on every event.
 public func makeQuadChart() throws -> Statechart<Quad, Flip, Void> {
@@ -173,7 +205,7 @@ public struct SwitchQuad {
 /// The states of the turnstile.
 public enum Gate: Hashable, Sendable { case closed, open }
 /// The events of the turnstile.
-public enum Coin: StatechartEvent, CaseIterable { case coin, push }
+public enum Coin: StatechartEvent, Sendable, CaseIterable { case coin, push }
 
 /// The turnstile's context: what guards read and actions write.
 public struct Turnstile: Sendable {
@@ -241,7 +273,7 @@ public let turnstileEvents: [Coin] = (0..<1024).map { $0 % 3 == 2 ? .push : .coi
 public enum Register: Hashable, Sendable { case counting, frozen }
 
 /// The tally's events, one carrying a payload.
-public enum Entry: StatechartEvent {
+public enum Entry: StatechartEvent, Sendable {
     case add(Int), freeze, thaw
 
     /// The payload-free kinds of the events.
@@ -314,7 +346,7 @@ public let tallyEvents: [Entry] = (0..<1024).map { index in
 /// The states of the watchdog.
 public enum Watch: Hashable, Sendable { case idle, waiting, expired }
 /// The events of the watchdog.
-public enum Poke: StatechartEvent, CaseIterable { case wait, poke }
+public enum Poke: StatechartEvent, Sendable, CaseIterable { case wait, poke }
 
 /// A watchdog whose waiting state arms a five-second timeout, cancelled when it is poked.
 public func makeWatchChart() throws -> Statechart<Watch, Poke, Void> {

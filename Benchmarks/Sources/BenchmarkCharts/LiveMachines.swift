@@ -1,7 +1,113 @@
+import Observation
 import Statecharts
 
-// Live machines: the runtime around a machine (clock, timer wheel), measured from an actor as an
-// app would use it.
+// Live machines: the runtime around a machine (clock, timer wheel), measured as an app uses it,
+// beside the bare machine and an empty actor call in the same run.
+
+/// Sends `count` events to a started bare machine of `chart`: the engine's own cost.
+@inlinable
+public func sendToBareMachine<State: Hashable, Event: StatechartEvent>(
+    _ chart: Statechart<State, Event, Void>, event: Event, count: Int
+) throws -> StateMachine<State, Event, Void> where Event.Kind: Hashable {
+    var machine = chart.makeMachine()
+    try machine.start()
+    for _ in 0..<count { try machine.send(event) }
+    return machine
+}
+
+/// Sends `count` events to an ``IsolatedStatechart`` on the main actor, as a view model does;
+/// with `observed`, a view reads its configuration and context, and reads them again each time it
+/// is told of a change, as SwiftUI evaluates a body again: every step is observed.
+@MainActor @inlinable
+public func sendToIsolatedStatechart<State: Hashable, Event: StatechartEvent>(
+    _ chart: Statechart<State, Event, Void>, event: Event, count: Int, observed: Bool = false
+) throws -> [State] where Event.Kind: Hashable {
+    let machine = IsolatedStatechart(chart, timers: TimerWheel(clock: ContinuousClock()))
+    try machine.start()
+    let view = RereadingView(machine)
+    if observed {
+        view.read()
+        for _ in 0..<count {
+            try machine.send(event)
+            if view.isStale { view.read() }
+        }
+        if view.changes != count { fatalError("the view was told of \(view.changes) changes, not \(count)") }
+    } else {
+        for _ in 0..<count { try machine.send(event) }
+    }
+    return machine.snapshot().activeStates
+}
+
+/// A view that reads a machine's configuration and context, and is read again after it is told
+/// of a change, as SwiftUI evaluates a body again before the next event.
+@MainActor
+public final class RereadingView<State: Hashable, Event: StatechartEvent> where Event.Kind: Hashable {
+    let machine: IsolatedStatechart<State, Event, Void>
+    /// How many changes it was told of.
+    public private(set) var changes = 0
+    /// Whether it was told of a change since it last read.
+    public private(set) var isStale = false
+
+    /// A view of `machine` that has read nothing yet.
+    public init(_ machine: IsolatedStatechart<State, Event, Void>) { self.machine = machine }
+
+    /// Reads the configuration and the context, observing them.
+    public func read() {
+        isStale = false
+        let view = self
+        withObservationTracking {
+            _ = machine.configuration
+            _ = machine.context
+        } onChange: {
+            MainActor.assumeIsolated {
+                view.changes += 1
+                view.isStale = true
+            }
+        }
+    }
+}
+
+/// Sends `count` events to a ``StatechartActor`` from the caller's task, awaiting each.
+@inlinable
+public func sendToStatechartActor<State: Hashable & Sendable, Event: StatechartEvent & Sendable>(
+    _ chart: Statechart<State, Event, Void>, event: Event, count: Int
+) async throws -> [State] where Event.Kind: Hashable & Sendable {
+    let machine = StatechartActor(chart, timers: TimerWheel(clock: ContinuousClock()))
+    try await machine.start()
+    for _ in 0..<count { try await machine.send(event) }
+    return await machine.snapshot.activeStates
+}
+
+/// An actor whose method does nothing but has the shape of ``StatechartActor/send(_:)``: what a
+/// call into an actor from another task costs by itself, the hop there and back.
+public actor EmptyActor {
+    var calls = 0
+
+    /// An actor with no calls yet.
+    public init() {}
+
+    /// Counts the call and returns whether the count is even; throws nothing. Not inlinable, so
+    /// that the caller cannot see that nothing happens in it: a call the runtime must make.
+    @discardableResult
+    public func call(_ event: Flick) throws(EmptyActorError) -> Bool {
+        calls &+= 1
+        return calls & 1 == 0
+    }
+
+    /// How many calls were made.
+    public var count: Int { calls }
+}
+
+/// What ``EmptyActor/call(_:)`` would throw: nothing, in fact.
+public struct EmptyActorError: Error {}
+
+/// Makes `count` awaited calls to an ``EmptyActor`` from the caller's task.
+@inlinable
+public func callEmptyActor(count: Int) async throws -> Int {
+    let actor = EmptyActor()
+    for _ in 0..<count { try await actor.call(.flick) }
+    return await actor.count
+}
 
 /// Drives an ``IsolatedStatechart`` of the watchdog on its own actor.
 public actor LiveWatchDriver {

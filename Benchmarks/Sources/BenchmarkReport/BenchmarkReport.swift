@@ -51,6 +51,20 @@ struct BenchmarkReport {
 
         func median(_ name: String, _ metric: String) -> Double? { medians[name]?[metric] }
 
+        // Instructions per event, counted by callgrind (`Scripts/benchmark.sh --instructions`):
+        // `instructions.tsv`, one `NAME<TAB>COUNT` per line.
+        var instructions: [String: Double] = [:]
+        if let text = try? String(contentsOf: folder.appendingPathComponent("instructions.tsv"), encoding: .utf8) {
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: "\t")
+                if fields.count == 2, let count = Double(fields[1]) { instructions[String(fields[0])] = count }
+            }
+        }
+        let counted = !instructions.isEmpty
+        func instructionCell(_ name: String) -> String {
+            instructions[name].map { String(format: "%.0f", $0) } ?? "—"
+        }
+
         func format(_ value: Double, digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
 
         var lines: [String] = []
@@ -58,8 +72,15 @@ struct BenchmarkReport {
 
         // MARK: Per event
 
-        lines.append("| Case | Ratio to switch | Target | Statechart ns/event | Switch ns/event | Allocations/event |")
-        lines.append("|---|---:|---|---:|---:|---:|")
+        if counted {
+            lines.append(
+                "| Case | Ratio to switch | Target | Statechart ns/event | Switch ns/event | Allocations/event | Statechart instructions/event | Switch instructions/event |"
+            )
+            lines.append("|---|---:|---|---:|---:|---:|---:|---:|")
+        } else {
+            lines.append("| Case | Ratio to switch | Target | Statechart ns/event | Switch ns/event | Allocations/event |")
+            lines.append("|---|---:|---|---:|---:|---:|")
+        }
         let cases: [(name: String, label: String, limit: Double)] = [
             ("flat-3", "Flat, 3-state cycle", 3), ("flat-20x10", "Flat, 20 states × 10 event kinds", 3),
             ("hierarchy-5", "Hierarchical, leaves 5 levels deep", 10), ("parallel-4", "Parallel, 4 regions", 20),
@@ -77,9 +98,12 @@ struct BenchmarkReport {
             let ratio = ns / switchNs
             let allocations = (median("statechart/\(entry.name)", "mallocCountTotal") ?? 0) / eventsPerIteration
             outcomes.append(("\(entry.label) ≤ \(Int(entry.limit))x", ratio <= entry.limit))
-            lines.append(
+            var row =
                 "| \(entry.label) | \(format(ratio))x | ≤ \(Int(entry.limit))x | \(format(ns, digits: 2)) | \(format(switchNs, digits: 2)) | \(format(allocations, digits: 3)) |"
-            )
+            if counted {
+                row += " \(instructionCell("statechart/\(entry.name)")) | \(instructionCell("baseline/\(entry.name)")) |"
+            }
+            lines.append(row)
         }
 
         // MARK: Timers
@@ -96,11 +120,73 @@ struct BenchmarkReport {
 
         // MARK: Live machines
 
+        // Each live row as a ratio to the bare machine of the same chart in the same run; the
+        // actor's to the bare machine plus an empty actor call, its cost of reaching an actor.
+        let liveCharts: [(name: String, label: String, bare: String)] = [
+            ("toggle", "two-state toggle", "bare/toggle"), ("hierarchy", "leaves 5 levels deep", "statechart/hierarchy-5"),
+        ]
+        var liveLines: [String] = []
+        let emptyActor = median("baseline/empty-actor", "wallClock").map { $0 / eventsPerIteration }
+        for chart in liveCharts {
+            guard let bare = median(chart.bare, "wallClock").map({ $0 / eventsPerIteration }) else { continue }
+            func row(_ label: String, _ name: String, reference: Double?, referenceInstructions: Double?, limit: Double?) {
+                guard let time = median(name, "wallClock").map({ $0 / eventsPerIteration }) else { return }
+                let allocations = (median(name, "mallocCountTotal") ?? 0) / eventsPerIteration
+                let ratio = reference.map { time / $0 }
+                var cells = [
+                    label, format(time, digits: 2), ratio.map { format($0, digits: 2) + "x" } ?? "—",
+                    limit.map { "≤ \(format($0))x" } ?? "—", format(allocations, digits: 3),
+                ]
+                if counted {
+                    cells.append(instructionCell(name))
+                    if let mine = instructions[name], let theirs = referenceInstructions {
+                        cells.append(format(mine / theirs, digits: 2) + "x")
+                    } else {
+                        cells.append("—")
+                    }
+                }
+                liveLines.append("| " + cells.joined(separator: " | ") + " |")
+                if let limit, let ratio {
+                    outcomes.append(("\(label) ≤ \(format(limit))x", ratio <= limit))
+                }
+            }
+            let bareInstructions = instructions[chart.bare]
+            let actorReference = emptyActor.map { bare + $0 }
+            let actorInstructions = bareInstructions.flatMap { bare in instructions["baseline/empty-actor"].map { bare + $0 } }
+            row("`StateMachine.send`, \(chart.label)", chart.bare, reference: nil, referenceInstructions: nil, limit: nil)
+            row(
+                "`IsolatedStatechart.send`, \(chart.label)", "live/\(chart.name)", reference: bare,
+                referenceInstructions: bareInstructions, limit: 2)
+            row(
+                "`IsolatedStatechart.send`, \(chart.label), observed by a view", "live/\(chart.name)-observed",
+                reference: bare, referenceInstructions: bareInstructions, limit: nil)
+            row(
+                "`StatechartActor.send` from another task, \(chart.label)", "actor/\(chart.name)",
+                reference: actorReference, referenceInstructions: actorInstructions, limit: 1.5)
+        }
+        if !liveLines.isEmpty {
+            lines.append("")
+            var header = "| Live machine | ns/event | Ratio | Target | Allocations/event |"
+            var rule = "|---|---:|---:|---|---:|"
+            if counted {
+                header += " Instructions/event | Instruction ratio |"
+                rule += "---:|---:|"
+            }
+            lines.append(header)
+            lines.append(rule)
+            lines += liveLines
+            if let emptyActor {
+                var note =
+                    "\nRatios: `IsolatedStatechart` to `StateMachine.send` of the same chart; `StatechartActor` to `StateMachine.send` plus an empty actor call from another task (\(format(emptyActor, digits: 2)) ns"
+                if let count = instructions["baseline/empty-actor"] { note += ", \(String(format: "%.0f", count)) instructions" }
+                lines.append(note + ").")
+            }
+        }
         if let live = median("live/timeout-arm-cancel", "wallClock"), let bare = perEvent["timeout-arm-cancel"] {
-            let liveNs = live / (eventsPerIteration / 10)
+            let liveNs = live / eventsPerIteration
             lines.append("")
             lines.append(
-                "Live machine (`IsolatedStatechart` on an actor, timer wheel on `ContinuousClock`), timeout armed and cancelled: \(format(liveNs, digits: 2)) ns per event, \(format(liveNs - bare, digits: 2)) ns more than the bare machine (the wheel's arm or cancel, the clock read and the runtime's bookkeeping)."
+                "Live machine (`IsolatedStatechart` on an actor, timer wheel on `ContinuousClock`), timeout armed and cancelled: \(format(liveNs, digits: 2)) ns per event, \(format(liveNs - bare, digits: 2)) ns more than the bare machine (the wheel's arm or cancel under its lock)."
             )
         }
         if let bytes = median("live/instances-100k", "mallocBytesCount"),

@@ -11,16 +11,16 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
         let layout = chart.layout
         var history: [MachineArchive<State, Event, Context>.HistoryRecord] = []
         var stateData: [MachineArchive<State, Event, Context>.StateDataRecord] = []
-        if let extras {
+        if let records = extras?.annex {
             for state in 0..<layout.stateCount where layout.historySlots[state] >= 0 {
-                let recorded = extras.history[Int(layout.historySlots[state])]
+                let recorded = records.history[Int(layout.historySlots[state])]
                 guard !recorded.isEmpty, let value = chart.states[state] else { continue }
                 history.append(.init(history: value, states: values(recorded.map(Int.init))))
             }
             var failure: MachineArchiveError?
             active.forEachAscending { state in
                 let slot = Int(layout.dataSlots[state])
-                guard failure == nil, slot >= 0, let value = extras.stateData[slot], let owner = chart.states[state]
+                guard failure == nil, slot >= 0, let value = records.stateData[slot], let owner = chart.states[state]
                 else {
                     return
                 }
@@ -45,7 +45,7 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
     private func archivedTimers() -> [MachineArchive<State, Event, Context>.PendingTimerRecord] {
         guard let timers = extras?.timers else { return [] }
         let tables = chart.tables
-        return timers.compactMap { timer in
+        return timers.ordered.compactMap { timer in
             if timer.owner >= 0 {
                 let state = Int(timer.owner)
                 guard let value = chart.states[state] else { return nil }
@@ -119,7 +119,7 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
                 }
             }
             if !states.isEmpty {
-                mutableExtras().statesToInvoke = states
+                mutableAnnex().statesToInvoke = states
                 startInvocations()
             }
         }
@@ -150,7 +150,7 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
                 }
                 recorded.append(index)
             }
-            mutableExtras().history[Int(layout.historySlots[history])] = recorded.sorted()
+            mutableAnnex().history[Int(layout.historySlots[history])] = recorded.sorted()
         }
     }
 
@@ -189,8 +189,8 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
         }
         if let failure { throw failure }
         if values.isEmpty { return }
-        let storage = mutableExtras()
-        for (slot, value) in values { storage.stateData[slot] = value }
+        let records = mutableAnnex()
+        for (slot, value) in values { records.stateData[slot] = value }
     }
 
     private mutating func restoreTimers(

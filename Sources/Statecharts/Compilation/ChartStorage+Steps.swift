@@ -43,7 +43,8 @@ extension ChartStorage {
     /// The record of an observed microstep.
     @usableFromInline
     func microstep(
-        _ enabled: UnsafeMutableBufferPointer<EnabledTransition>, event: String?, record: MicrostepRecord
+        _ enabled: UnsafeMutableBufferPointer<EnabledTransition>, event: String?, record: MicrostepRecord,
+        active: StateSet
     ) -> Microstep<State> {
         let transitions = enabled.map { enabled -> TakenTransition<State> in
             let transition = Int(enabled.transition)
@@ -54,6 +55,16 @@ extension ChartStorage {
         }
         return Microstep(
             event: event, transitions: transitions, exited: record.exited.compactMap { states[$0] },
-            entered: record.entered.compactMap { states[$0] })
+            entered: record.entered.compactMap { states[$0] }, configuration: configuration(of: active))
+    }
+
+    /// The user's values of the states of `active`, in document order.
+    @usableFromInline
+    func configuration(of active: StateSet) -> [State] {
+        var result: [State] = []
+        active.forEachAscending { index in
+            if let state = states[index] { result.append(state) }
+        }
+        return result
     }
 }

@@ -44,6 +44,8 @@ final class ChartStorage<State: Hashable, Event: StatechartEvent, Context>: @unc
     @usableFromInline let invocationOffsets: [Int32]
     /// What the scopes of its machines' actions and guards ask of a machine.
     @usableFromInline let scopeOperations: ScopeOperations<State, Event, Context>
+    /// The specialised handlers of its live machines' timers and invocations.
+    @usableFromInline let liveHooks = LiveHooks()
 
     init(
         scopeOperations: ScopeOperations<State, Event, Context>, layout: ChartLayout, kindMap: EventKindMap<Event>, states: [State?], stateIndices: [State: Int32],

@@ -9,16 +9,71 @@
 /// statically, which is why its properties skip the dynamic exclusivity checks of class
 /// properties (`@exclusivity(unchecked)`).
 @usableFromInline
-final class MachineExtras<Event: StatechartEvent>: @unchecked Sendable where Event.Kind: Hashable {
-    /// Events raised during the current macrostep, processed before the next external event.
-    @exclusivity(unchecked) @usableFromInline var internalQueue: [Signal<Event>] = []
-    @exclusivity(unchecked) @usableFromInline var internalHead = 0
-    /// Events sent during the current macrostep, processed after it.
-    @exclusivity(unchecked) @usableFromInline var externalQueue: [Signal<Event>] = []
-    @exclusivity(unchecked) @usableFromInline var externalHead = 0
-    /// Pending timers, sorted by deadline then serial.
-    @exclusivity(unchecked) @usableFromInline var timers: [PendingTimer<Event>] = []
+final class MachineExtras<Event>: @unchecked Sendable {
+    /// Pending timers, earliest first.
+    @exclusivity(unchecked) @usableFromInline var timers = TimerQueue<Event>()
     @exclusivity(unchecked) @usableFromInline var nextSerial: UInt64 = 0
+    /// Queued events, history, state data, done data and invocations: made on first use
+    /// (``StateMachine/mutableAnnex()``), so that a machine with only timers stays small.
+    @exclusivity(unchecked) @usableFromInline var annex: MachineAnnex<Event>?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func copy() -> MachineExtras {
+        let copy = MachineExtras()
+        copy.timers = timers
+        copy.nextSerial = nextSerial
+        copy.annex = annex?.copy()
+        return copy
+    }
+
+    @inlinable
+    var hasInternalEvents: Bool { annex?.hasInternalEvents == true }
+
+    @inlinable
+    var hasExternalEvents: Bool { annex?.hasExternalEvents == true }
+
+    @inlinable
+    func dequeueInternal() -> Signal<Event>? { annex?.dequeueInternal() }
+
+    @inlinable
+    func dequeueExternal() -> Signal<Event>? { annex?.dequeueExternal() }
+
+    /// Drops every queued event.
+    @inlinable
+    func dropQueuedEvents() { annex?.dropQueuedEvents() }
+
+    /// Adds a timer.
+    @inlinable
+    func insert(_ timer: PendingTimer<Event>) {
+        timers.insert(timer)
+    }
+
+    /// Whether invocations are running.
+    @inlinable
+    var hasLiveInvocations: Bool { annex?.liveInvocations.isEmpty == false }
+
+    /// Whether states with invocations were entered since the machine was last stable.
+    @inlinable
+    var hasStatesToInvoke: Bool { annex?.statesToInvoke.isEmpty == false }
+
+    /// Whether invocations started or cancelled wait for a runtime.
+    @inlinable
+    var hasInvocationEffects: Bool { annex?.invocationOutbox.isEmpty == false }
+}
+
+/// The rest of a machine's extras, which a machine with only timers never needs: the internal queue
+/// (events raised during the current macrostep, processed before the next external event), the
+/// external queue (events sent during it, processed after it), history, the data of active states,
+/// the done data it finished with and its invocations.
+@usableFromInline
+final class MachineAnnex<Event>: @unchecked Sendable {
+    @exclusivity(unchecked) @usableFromInline var internalQueue: [Signal<Event>] = []
+    @exclusivity(unchecked) @usableFromInline var externalQueue: [Signal<Event>] = []
+    @exclusivity(unchecked) @usableFromInline var internalHead = 0
+    @exclusivity(unchecked) @usableFromInline var externalHead = 0
     @exclusivity(unchecked) @usableFromInline var history: HistoryValues
     /// State data by slot.
     @exclusivity(unchecked) @usableFromInline var stateData: [(any Sendable)?]
@@ -40,14 +95,12 @@ final class MachineExtras<Event: StatechartEvent>: @unchecked Sendable where Eve
     }
 
     @inlinable
-    func copy() -> MachineExtras {
-        let copy = MachineExtras(historySlots: 0, dataSlots: 0)
+    func copy() -> MachineAnnex {
+        let copy = MachineAnnex(historySlots: 0, dataSlots: 0)
         copy.internalQueue = internalQueue
-        copy.internalHead = internalHead
         copy.externalQueue = externalQueue
+        copy.internalHead = internalHead
         copy.externalHead = externalHead
-        copy.timers = timers
-        copy.nextSerial = nextSerial
         copy.history = history
         copy.stateData = stateData
         copy.result = result
@@ -88,19 +141,12 @@ final class MachineExtras<Event: StatechartEvent>: @unchecked Sendable where Eve
         return signal
     }
 
-    /// Inserts a timer in deadline order.
-    ///
-    /// - Complexity: O(log *n*) to find the place, O(*n*) to insert; *n* is the number of pending
-    ///   timers, usually a handful.
     @inlinable
-    func insert(_ timer: PendingTimer<Event>) {
-        var low = 0
-        var high = timers.count
-        while low < high {
-            let middle = (low + high) >> 1
-            if timers[middle].precedes(timer) { low = middle + 1 } else { high = middle }
-        }
-        timers.insert(timer, at: low)
+    func dropQueuedEvents() {
+        internalQueue.removeAll()
+        internalHead = 0
+        externalQueue.removeAll()
+        externalHead = 0
     }
 }
 

@@ -16,6 +16,10 @@ public protocol MachineObserver<State, Event> {
     /// The machine has taken a microstep.
     mutating func machineDidTake(_ microstep: Microstep<State>)
 
+    /// No transition was enabled by an event: the machine dropped it (or, for an event you sent
+    /// with ``UnhandledEventPolicy/reject``, refused it).
+    mutating func machineDidNotHandle(_ event: ProcessedEvent<Event>)
+
     /// An action threw; the machine raised `error.execution`.
     mutating func machineActionDidFail(_ failure: ActionFailure<State>)
 }
@@ -25,6 +29,8 @@ extension MachineObserver {
     public mutating func machineWillProcess(_ event: ProcessedEvent<Event>) {}
     /// Does nothing: implement it to see microsteps.
     public mutating func machineDidTake(_ microstep: Microstep<State>) {}
+    /// Does nothing: implement it to see the events no transition handled.
+    public mutating func machineDidNotHandle(_ event: ProcessedEvent<Event>) {}
     /// Does nothing: implement it to see failures.
     public mutating func machineActionDidFail(_ failure: ActionFailure<State>) {}
 }
@@ -83,19 +89,27 @@ public struct Microstep<State: Hashable>: Equatable, CustomStringConvertible {
     public var exited: [State]
     /// The states entered, in entry order (parents before children).
     public var entered: [State]
+    /// Every state active after the microstep, parents before children, in document order.
+    public var configuration: [State]
 
     @usableFromInline
-    init(event: String?, transitions: [TakenTransition<State>], exited: [State], entered: [State]) {
+    init(
+        event: String?, transitions: [TakenTransition<State>], exited: [State], entered: [State],
+        configuration: [State]
+    ) {
         self.event = event
         self.transitions = transitions
         self.exited = exited
         self.entered = entered
+        self.configuration = configuration
     }
 
-    /// The event, and the states exited and entered.
+    /// The event, and the states exited and entered: `play: exited [stopped], entered [playing]`;
+    /// `(start)` for the machine's start and `(eventless)` for eventless transitions.
     public var description: String {
-        let trigger = event ?? "(eventless)"
-        return "\(trigger): exited \(exited.map { "\($0)" }), entered \(entered.map { "\($0)" })"
+        let trigger = event ?? (transitions.first.map { $0.source == nil } == true ? "(start)" : "(eventless)")
+        func list(_ states: [State]) -> String { "[" + states.map { "\($0)" }.joined(separator: ", ") + "]" }
+        return "\(trigger): exited \(list(exited)), entered \(list(entered))"
     }
 }
 

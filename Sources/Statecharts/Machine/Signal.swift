@@ -61,7 +61,7 @@ final class SignalAttachment: Sendable {
 /// A timeout is plain integers; a delayed event keeps its event and identifier in a box, so that
 /// arming, moving and cancelling timers copies no more than a few words.
 @usableFromInline
-struct PendingTimer<Event: StatechartEvent> where Event.Kind: Hashable {
+struct PendingTimer<Event> {
     /// Nanoseconds of machine time.
     @usableFromInline var deadline: Int64
     /// Breaks ties between equal deadlines: earlier arming fires first.
@@ -82,6 +82,16 @@ struct PendingTimer<Event: StatechartEvent> where Event.Kind: Hashable {
         self.delayed = delayed
     }
 
+    /// No timer: what an empty slot of a ``TimerQueue`` holds.
+    @inlinable
+    static var none: PendingTimer {
+        PendingTimer(deadline: .max, serial: 0, owner: .min, kind: 0, delayed: nil)
+    }
+
+    /// Whether this is ``none``.
+    @inlinable
+    var isNone: Bool { owner == .min }
+
     /// The event the timer delivers.
     @inlinable
     var signal: Signal<Event> { delayed?.signal ?? .timeout(kind: kind) }
@@ -98,7 +108,7 @@ struct PendingTimer<Event: StatechartEvent> where Event.Kind: Hashable {
 
 /// A delayed event's event and identifier.
 @usableFromInline
-final class DelayedEvent<Event: StatechartEvent> where Event.Kind: Hashable {
+final class DelayedEvent<Event> {
     @usableFromInline let signal: Signal<Event>
     @usableFromInline let id: String?
 
@@ -111,6 +121,6 @@ final class DelayedEvent<Event: StatechartEvent> where Event.Kind: Hashable {
 
 extension Signal: Sendable where Event: Sendable {}
 
-extension PendingTimer: Sendable where Event: Sendable, Event.Kind: Sendable {}
+extension PendingTimer: Sendable where Event: Sendable {}
 
-extension DelayedEvent: Sendable where Event: Sendable, Event.Kind: Sendable {}
+extension DelayedEvent: Sendable where Event: Sendable {}

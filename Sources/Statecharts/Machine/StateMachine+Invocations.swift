@@ -8,14 +8,14 @@ extension StateMachine {
     /// the invocation does not start.
     @usableFromInline
     mutating func startInvocations() {
-        let states = mutableExtras().statesToInvoke
-        mutableExtras().statesToInvoke.removeAll(keepingCapacity: true)
+        let states = mutableAnnex().statesToInvoke
+        mutableAnnex().statesToInvoke.removeAll(keepingCapacity: true)
         for state in states where active.contains(Int(state)) {
             let first = Int(chart.invocationOffsets[Int(state)])
             let end = Int(chart.invocationOffsets[Int(state) + 1])
             for definition in first..<end {
-                let id = mutableExtras().nextInvocation
-                mutableExtras().nextInvocation &+= 1
+                let id = mutableAnnex().nextInvocation
+                mutableAnnex().nextInvocation &+= 1
                 if let onStart = chart.invocations[definition].onStart,
                     let error = runInvocationHook(onStart, id: id, signal: nil)
                 {
@@ -23,8 +23,8 @@ extension StateMachine {
                     continue
                 }
                 let invocation = LiveInvocation(id: id, state: state, definition: Int32(definition))
-                mutableExtras().liveInvocations.append(invocation)
-                mutableExtras().invocationOutbox.append(.start(invocation, context: storedContext))
+                mutableAnnex().liveInvocations.append(invocation)
+                mutableAnnex().invocationOutbox.append(.start(invocation, context: storedContext))
             }
         }
     }
@@ -33,7 +33,7 @@ extension StateMachine {
     /// external event `signal`.
     @usableFromInline
     mutating func runExternalEventHooks(for signal: Signal<Event>) {
-        guard let invocations = extras?.liveInvocations, !invocations.isEmpty else { return }
+        guard let invocations = extras?.annex?.liveInvocations, !invocations.isEmpty else { return }
         withUnsafePointer(to: signal) { pointer in
             for invocation in invocations {
                 guard let hook = chart.invocations[Int(invocation.definition)].beforeExternalEvent,
@@ -62,13 +62,13 @@ extension StateMachine {
     /// them.
     @usableFromInline
     mutating func cancelInvocations(of state: Int) {
-        guard extras != nil else { return }
-        let storage = mutableExtras()
-        storage.statesToInvoke.removeAll { Int($0) == state }
-        for invocation in storage.liveInvocations where Int(invocation.state) == state {
-            storage.invocationOutbox.append(.cancel(invocation.id))
+        guard extras?.annex != nil else { return }
+        let records = mutableAnnex()
+        records.statesToInvoke.removeAll { Int($0) == state }
+        for invocation in records.liveInvocations where Int(invocation.state) == state {
+            records.invocationOutbox.append(.cancel(invocation.id))
         }
-        storage.liveInvocations.removeAll { Int($0.state) == state }
+        records.liveInvocations.removeAll { Int($0.state) == state }
     }
 
     // MARK: - For runtimes
@@ -81,8 +81,8 @@ extension StateMachine {
     /// ``deliver(_:from:)``. ``StatechartActor`` and ``IsolatedStatechart`` do this for you; call it
     /// yourself to run a bare machine's invocations, for example step by step in a test.
     public mutating func takeInvocationRequests() -> [InvocationRequest<State, Event, Context>] {
-        guard let outbox = extras?.invocationOutbox, !outbox.isEmpty else { return [] }
-        mutableExtras().invocationOutbox.removeAll()
+        guard let outbox = extras?.annex?.invocationOutbox, !outbox.isEmpty else { return [] }
+        mutableAnnex().invocationOutbox.removeAll()
         return outbox.map { effect in
             switch effect {
             case .start(let invocation, let context):
@@ -101,7 +101,7 @@ extension StateMachine {
 
     /// The invocations running now, oldest first.
     public var runningInvocations: [InvocationID] {
-        extras?.liveInvocations.map { InvocationID(rawValue: $0.id) } ?? []
+        extras?.annex?.liveInvocations.map { InvocationID(rawValue: $0.id) } ?? []
     }
 
     /// Reports how an invocation ended and processes the event it produced, to completion.
@@ -125,16 +125,16 @@ extension StateMachine {
         _ outcome: InvocationOutcome<Event>, from id: InvocationID, observer: inout Observer
     ) throws(MachineError<State, Event>) -> Bool where Observer.State == State, Observer.Event == Event {
         guard status == .running,
-            let position = extras?.liveInvocations.firstIndex(where: { $0.id == id.rawValue })
+            let position = extras?.annex?.liveInvocations.firstIndex(where: { $0.id == id.rawValue })
         else { return false }
-        mutableExtras().liveInvocations.remove(at: position)
+        mutableAnnex().liveInvocations.remove(at: position)
         switch outcome {
         case .event(let event):
             try send(event, observer: &observer)
         case .failure(let error):
             let signal = Signal<Event>.error(error, kind: chart.tables.errorExecutionKind)
             announce(signal, origin: .external, observer: &observer)
-            let handled = react(to: signal, observer: &observer)
+            let handled = reactOrReport(to: signal, origin: .external, observer: &observer)
             try runToCompletion(microsteps: handled ? 1 : 0, observer: &observer)
         case .nothing:
             break

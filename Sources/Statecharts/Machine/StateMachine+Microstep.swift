@@ -50,7 +50,7 @@ extension StateMachine {
         enterStates(enabled, signal: signal, record: &record, observer: &observer)
         if let record {
             observer.machineDidTake(
-                chart.microstep(enabled, event: signal.map { name(of: $0.pointee) }, record: record))
+                chart.microstep(enabled, event: signal.map { name(of: $0.pointee) }, record: record, active: active))
         }
     }
 
@@ -116,7 +116,7 @@ extension StateMachine {
     @inlinable
     mutating func recordHistory(below domain: Int) {
         let configuration = active
-        chart.recordHistory(below: domain, configuration: configuration, into: &mutableExtras().history)
+        chart.recordHistory(below: domain, configuration: configuration, into: &mutableAnnex().history)
     }
 
     /// Exits the active states below `domain`, children before parents.
@@ -139,7 +139,7 @@ extension StateMachine {
                     }
                 }
                 if flags.contains(.hasTimeouts) { cancelTimeouts(of: state) }
-                if flags.contains(.hasStateData) { mutableExtras().stateData[Int(tables.dataSlots[state])] = nil }
+                if flags.contains(.hasStateData) { mutableAnnex().stateData[Int(tables.dataSlots[state])] = nil }
                 if flags.contains(.hasInvocations) { cancelInvocations(of: state) }
             }
             active.remove(state)
@@ -175,7 +175,7 @@ extension StateMachine {
             }
             return
         }
-        let set = chart.entrySet(of: UnsafeBufferPointer(enabled), history: extras?.history ?? [])
+        let set = chart.entrySet(of: UnsafeBufferPointer(enabled), history: extras?.annex?.history ?? [])
         set.states.forEachAscending { state in
             var historyDefault: Int32 = -1
             for content in set.historyContent where Int(content.parent) == state { historyDefault = content.transition }
@@ -244,7 +244,7 @@ extension StateMachine {
             }
         }
         if flags.contains(.hasTimeouts) { armTimeouts(of: state) }
-        if flags.contains(.hasInvocations) { mutableExtras().statesToInvoke.append(Int32(state)) }
+        if flags.contains(.hasInvocations) { mutableAnnex().statesToInvoke.append(Int32(state)) }
         if flags.contains(.isFinal) { completeParent(of: state, signal: signal, observer: &observer) }
     }
 
@@ -260,7 +260,7 @@ extension StateMachine {
         let parent = Int(tables.parents[final])
         if parent == 0 {
             currentStatus = .finished
-            if data != nil { mutableExtras().result = data }
+            if data != nil { mutableAnnex().result = data }
             return
         }
         enqueueInternal(.done(kind: tables.doneKinds[parent], data: data))
@@ -358,7 +358,7 @@ extension StateMachine {
             do { return .success(try make(scope)) } catch { return .failure(error) }
         }
         switch outcome {
-        case .success(let value): mutableExtras().stateData[slot] = value
+        case .success(let value): mutableAnnex().stateData[slot] = value
         case .failure(let error): actionFailed(error, role: .stateData, state: state, observer: &observer)
         }
     }

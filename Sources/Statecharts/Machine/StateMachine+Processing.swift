@@ -78,8 +78,8 @@ extension StateMachine {
         }
         let signal = Signal.event(event, kind: kindIndex(of: event))
         announce(signal, origin: .external, observer: &observer)
-        if extras?.liveInvocations.isEmpty == false { runExternalEventHooks(for: signal) }
-        let handled = react(to: signal, observer: &observer)
+        if extras?.annex?.liveInvocations.isEmpty == false { runExternalEventHooks(for: signal) }
+        let handled = reactOrReport(to: signal, origin: .external, observer: &observer)
         if !handled && unhandledEvents == .reject {
             if extras?.hasInternalEvents == true { try runToCompletion(microsteps: 0, observer: &observer) }
             throw .unhandledEvent(event, configuration: activeStates)
@@ -125,9 +125,9 @@ extension StateMachine {
                 guard extras?.hasInternalEvents == true, let signal = mutableExtras().dequeueInternal() else { break }
                 announce(signal, origin: .internal, observer: &observer)
                 if microsteps >= Int(limit) { throw abandonStep() }
-                if react(to: signal, observer: &observer) { microsteps += 1 }
+                if reactOrReport(to: signal, origin: .internal, observer: &observer) { microsteps += 1 }
             }
-            if status == .running, extras?.statesToInvoke.isEmpty == false {
+            if status == .running, extras?.annex?.statesToInvoke.isEmpty == false {
                 startInvocations()
                 // An invocation that could not start raised error.execution: process it first.
                 if extras?.hasInternalEvents == true { continue }
@@ -135,8 +135,8 @@ extension StateMachine {
             guard status == .running, let (signal, origin) = nextExternalSignal() else { break }
             announce(signal, origin: origin, observer: &observer)
             if microsteps >= Int(limit) { throw abandonStep() }
-            if extras?.liveInvocations.isEmpty == false { runExternalEventHooks(for: signal) }
-            if react(to: signal, observer: &observer) { microsteps += 1 }
+            if extras?.annex?.liveInvocations.isEmpty == false { runExternalEventHooks(for: signal) }
+            if reactOrReport(to: signal, origin: origin, observer: &observer) { microsteps += 1 }
         }
         if status == .finished { finish() }
     }
@@ -179,10 +179,7 @@ extension StateMachine {
     mutating func abandonStep() -> MachineError<State, Event> {
         if extras != nil {
             let storage = mutableExtras()
-            storage.internalQueue.removeAll()
-            storage.internalHead = 0
-            storage.externalQueue.removeAll()
-            storage.externalHead = 0
+            storage.dropQueuedEvents()
         }
         return .microstepLimitExceeded(limit: Int(limit), configuration: activeStates)
     }
@@ -204,16 +201,28 @@ extension StateMachine {
         if extras != nil {
             let storage = mutableExtras()
             storage.timers.removeAll()
-            storage.internalQueue.removeAll()
-            storage.internalHead = 0
-            storage.externalQueue.removeAll()
-            storage.externalHead = 0
-            for slot in storage.stateData.indices { storage.stateData[slot] = nil }
-            storage.statesToInvoke.removeAll()
-            for invocation in storage.liveInvocations { storage.invocationOutbox.append(.cancel(invocation.id)) }
-            storage.liveInvocations.removeAll()
+            storage.dropQueuedEvents()
+            if let records = storage.annex {
+                for slot in records.stateData.indices { records.stateData[slot] = nil }
+                records.statesToInvoke.removeAll()
+                for invocation in records.liveInvocations { records.invocationOutbox.append(.cancel(invocation.id)) }
+                records.liveInvocations.removeAll()
+            }
         }
         active = finalConfiguration
+    }
+
+    /// ``react(to:observer:)``, telling an observer when no transition was enabled.
+    @inlinable
+    @inline(__always)
+    mutating func reactOrReport<Observer: MachineObserver>(
+        to signal: Signal<Event>, origin: ProcessedEvent<Event>.Origin, observer: inout Observer
+    ) -> Bool where Observer.State == State, Observer.Event == Event {
+        let handled = react(to: signal, observer: &observer)
+        if !handled && !(Observer.self == NoObserver<State, Event>.self) {
+            observer.machineDidNotHandle(processedEvent(signal, origin: origin))
+        }
+        return handled
     }
 
     // MARK: - Selection
@@ -409,7 +418,7 @@ extension StateMachine {
     func domain(of transition: Int32) -> Int32 {
         let known = chart.tables.staticDomains[Int(transition)]
         if known != ChartLayout.dynamicDomain { return known }
-        return Int32(chart.transitionDomain(of: Int(transition), history: extras?.history ?? []))
+        return Int32(chart.transitionDomain(of: Int(transition), history: extras?.annex?.history ?? []))
     }
 
     /// Fills in the domains of a selection of one transition.

@@ -65,7 +65,7 @@ extension StateMachine {
     mutating func schedule(_ signal: Signal<Event>, after delay: Int64, id: String?) {
         let storage = mutableExtras()
         if delay <= 0 {
-            storage.externalQueue.append(signal)
+            mutableAnnex().externalQueue.append(signal)
             return
         }
         let now = currentTime()

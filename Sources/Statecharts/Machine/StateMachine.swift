@@ -34,9 +34,14 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     /// For a machine inside a live runtime: whether ``time`` may be behind the runtime's clock, which
     /// the machine then reads (through ``liveClock``) the first time a step needs the time.
     @usableFromInline var timeIsStale = false
-    /// For a machine inside a live runtime (``IsolatedStatechart``, ``StatechartActor``): the clock
-    /// its time follows, owned by the runtime. Never set on a machine handed out or archived.
-    @usableFromInline unowned(unsafe) var liveClock: LiveClock?
+    /// For a machine inside a live runtime: the runtime's own flags, kept in what would otherwise
+    /// be padding (see ``LiveMachine``).
+    @usableFromInline var liveFlags: UInt8 = 0
+    /// For a machine inside a live runtime (``IsolatedStatechart``, ``StatechartActor``): the wheel
+    /// whose clock its time follows, and the wheel's time, in nanoseconds, when the machine's time
+    /// was zero. Never set on a machine handed out or archived.
+    @usableFromInline var liveWheel: TimerWheel?
+    @usableFromInline var liveOrigin: Int64 = 0
     @usableFromInline var storedContext: Context
     /// The machine's context: the extended state that actions change.
     public var context: Context {
@@ -113,7 +118,7 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     @usableFromInline
     mutating func synchroniseTime() {
         timeIsStale = false
-        if let liveClock { time = max(time, liveClock.elapsedNanoseconds()) }
+        if let liveWheel { time = max(time, liveWheel.now.clampedNanoseconds &- liveOrigin) }
     }
 
     /// When the next timer falls due, if any is pending: a runtime sleeps until then.
@@ -126,7 +131,7 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     public var pendingTimerCount: Int { extras?.timers.count ?? 0 }
 
     /// The done data of the top-level final state the machine finished in, if it had any.
-    public var result: (any Sendable)? { extras?.result }
+    public var result: (any Sendable)? { extras?.annex?.result }
 
     /// The data that the active state `state` holds, if it is active and holds a `Value`.
     public func data<Value>(of state: State, as type: Value.Type = Value.self) -> Value? {
@@ -138,8 +143,8 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     func dataSlotValue(of state: State) -> (any Sendable)? {
         guard let index = chart.stateIndices[state] else { return nil }
         let slot = Int(chart.layout.dataSlots[Int(index)])
-        guard slot >= 0, let extras, slot < extras.stateData.count else { return nil }
-        return extras.stateData[slot]
+        guard slot >= 0, let records = extras?.annex, slot < records.stateData.count else { return nil }
+        return records.stateData[slot]
     }
 
     // MARK: - Internals used by scopes and steps
@@ -165,12 +170,23 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
         return ""
     }
 
+    /// The records (history, state data, done data, invocations), created on first use and made
+    /// unique before a change, with the extras that hold them.
+    @inlinable
+    mutating func mutableAnnex() -> MachineAnnex<Event> {
+        let storage = mutableExtras()
+        if let records = storage.annex { return records }
+        let created = MachineAnnex<Event>(
+            historySlots: chart.tables.historySlotCount, dataSlots: chart.tables.dataSlotCount)
+        storage.annex = created
+        return created
+    }
+
     /// The extras, created on first use and made unique before a change.
     @inlinable
     mutating func mutableExtras() -> MachineExtras<Event> {
         if extras == nil {
-            let created = MachineExtras<Event>(
-                historySlots: chart.tables.historySlotCount, dataSlots: chart.tables.dataSlotCount)
+            let created = MachineExtras<Event>()
             extras = created
             return created
         }
@@ -183,7 +199,7 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
 
     @inlinable
     mutating func enqueueInternal(_ signal: Signal<Event>) {
-        mutableExtras().internalQueue.append(signal)
+        mutableAnnex().internalQueue.append(signal)
     }
 
     /// Calls `body` with the data slot of the active state `state`, made unique first; does nothing
@@ -192,9 +208,9 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     mutating func updateDataSlot(of state: State, _ body: (inout (any Sendable)?) throws -> Void) rethrows {
         guard let index = chart.stateIndices[state], active.contains(Int(index)) else { return }
         let slot = Int(chart.layout.dataSlots[Int(index)])
-        guard slot >= 0, extras != nil else { return }
-        let storage = mutableExtras()
-        try body(&storage.stateData[slot])
+        guard slot >= 0, extras?.annex != nil else { return }
+        let records = mutableAnnex()
+        try body(&records.stateData[slot])
     }
 
     /// The user's values of a list of state indices.

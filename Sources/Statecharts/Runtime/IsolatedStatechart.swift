@@ -39,10 +39,16 @@ where Event.Kind: Hashable {
     // dynamic exclusivity checks of class properties are not needed.
     @exclusivity(unchecked) @usableFromInline var live: LiveMachine<State, Event, Context>
     @exclusivity(unchecked) @usableFromInline var observed: ObservedParts
-    @usableFromInline let registrar = ObservationRegistrar()
+    @usableFromInline let registrar: ObservationRegistrar
     /// Compares contexts, when `Context` is `Equatable`: observers of the context are then told
     /// only of real changes.
     @usableFromInline let contextsEqual: ((Context, Context) -> Bool)?
+    /// The key paths observers are registered under, made once: a key path of a generic class is
+    /// instantiated anew each time its literal is evaluated.
+    @usableFromInline let configurationPath: KeyPath<IsolatedStatechart, [State]>
+    @usableFromInline let contextPath: KeyPath<IsolatedStatechart, Context>
+    /// By state index, made on first read.
+    @exclusivity(unchecked) @usableFromInline var activityPaths: [KeyPath<IsolatedStatechart, Bool>?]
 
     /// A machine of `chart` on the caller's actor, not started yet.
     ///
@@ -55,6 +61,7 @@ where Event.Kind: Hashable {
     ///   - inspect: Called synchronously, on the machine's actor, for every event, microstep,
     ///     failed action and invocation.
     ///   - isolation: The actor the machine belongs to: the caller's, which must be an actor.
+    @inlinable
     public convenience init(
         _ chart: Statechart<State, Event, Context>, context: Context,
         unhandledEvents: UnhandledEventPolicy = .ignore, timers: TimerWheel = .continuous,
@@ -76,18 +83,38 @@ where Event.Kind: Hashable {
     ///   - inspect: Called synchronously, on the machine's actor, for every event, microstep,
     ///     failed action and invocation.
     ///   - isolation: The actor the machine belongs to: the caller's, which must be an actor.
+    @inlinable
     public init(
         machine: StateMachine<State, Event, Context>, timers: TimerWheel = .continuous,
         inspect: (@Sendable (MachineInspection<State, Event>) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) {
-        guard let isolation else {
-            preconditionFailure("an IsolatedStatechart must be made on an actor, such as the main actor")
-        }
+        guard let isolation else { Self.madeOffAnActor() }
         self.isolation = isolation
         live = LiveMachine(machine: machine, timers: timers, inspect: inspect)
         observed = ObservedParts(stateCount: machine.chart.layout.stateCount)
+        registrar = ObservationRegistrar()
         contextsEqual = equality(of: Context.self)
+        configurationPath = \.configuration
+        contextPath = \.context
+        activityPaths = Array(repeating: nil, count: machine.chart.layout.stateCount)
+        machine.chart.liveHooks.installIsolatedHook {
+            IsolatedHook<State, Event, Context> { machine, reason in machine.handle(reason) }
+        }
+    }
+
+    @usableFromInline
+    static func madeOffAnActor() -> Never {
+        preconditionFailure("an IsolatedStatechart must be made on an actor, such as the main actor")
+    }
+
+    /// The key path of the activity of the state at `index`.
+    @usableFromInline
+    func activityPath(_ index: Int) -> KeyPath<IsolatedStatechart, Bool> {
+        if let path = activityPaths[index] { return path }
+        let path = \IsolatedStatechart.[activityOf: index]
+        activityPaths[index] = path
+        return path
     }
 
     deinit {
@@ -119,14 +146,29 @@ where Event.Kind: Hashable {
     ) throws(MachineError<State, Event>) -> Bool {
         check(caller)
         if _slowPath(!observed.isEmpty) { return try sendObserved(event) }
-        return try live.send(event, owner: self, spawn: { self.startTask($0) })
+        let handled: Bool
+        do {
+            handled = try live.send(event)
+        } catch {
+            if live.needsSettling { settle() }
+            throw error
+        }
+        if live.needsSettling { settle() }
+        return handled
     }
 
-    @usableFromInline
+    /// Arms the timer, starts and cancels invocations and publishes a snapshot after a step.
+    @inlinable @inline(never)
+    func settle() {
+        live.settle(owner: self, spawn: { self.startTask($0) })
+    }
+
+    @inlinable @inline(never)
     func sendObserved(_ event: Event) throws(MachineError<State, Event>) -> Bool {
         let before = observationPoint()
         defer { notifyObservers(since: before) }
-        return try live.send(event, owner: self, spawn: { self.startTask($0) })
+        defer { if live.needsSettling { settle() } }
+        return try live.send(event)
     }
 
     /// Cancels the delayed events sent with identifier `id`.
@@ -142,7 +184,7 @@ where Event.Kind: Hashable {
     /// The active states, parents before children, in document order. Observable.
     public var configuration: [State] {
         checkIsolation()
-        registrar.access(self, keyPath: \.configuration)
+        registrar.access(self, keyPath: configurationPath)
         observed.configuration = true
         return live.machine.configuration
     }
@@ -150,7 +192,7 @@ where Event.Kind: Hashable {
     /// The machine's context: the extended state its actions change. Observable.
     public var context: Context {
         checkIsolation()
-        registrar.access(self, keyPath: \.context)
+        registrar.access(self, keyPath: contextPath)
         observed.context = true
         return live.machine.context
     }
@@ -163,7 +205,7 @@ where Event.Kind: Hashable {
             // Never active; observing the configuration covers a chart that could not change.
             return false
         }
-        registrar.access(self, keyPath: \.[activityOf: Int(index)])
+        registrar.access(self, keyPath: activityPath(Int(index)))
         observed.states.insert(Int(index))
         observed.anyState = true
         return live.machine.active.contains(Int(index))
@@ -192,13 +234,7 @@ where Event.Kind: Hashable {
 
     @usableFromInline
     func timerFired() async {
-        await wake(isolation: isolation)
-    }
-
-    private func wake(isolation: isolated any Actor) {
-        let before = observed.isEmpty ? nil : observationPoint()
-        defer { if let before { notifyObservers(since: before) } }
-        live.timerFired(owner: self, spawn: { self.startTask($0) })
+        await wake(.timer, isolation: isolation)
     }
 
     /// Runs an invocation's work in a task and brings its outcome back to the machine's actor.
@@ -207,12 +243,26 @@ where Event.Kind: Hashable {
         launch(IsolatedInvocation(start: start, owner: self))
     }
 
-    fileprivate func deliver(
-        _ outcome: InvocationOutcome<Event>, from id: InvocationID, isolation: isolated any Actor
-    ) {
+    /// Calls the chart's specialised handler (see ``LiveHooks``).
+    fileprivate func wake(_ reason: LiveWakeUp<Event>, isolation: isolated any Actor) {
+        if let hook = live.machine.chart.liveHooks.isolatedHook(as: IsolatedHook<State, Event, Context>.self) {
+            hook.wake(self, reason)
+        } else {
+            handle(reason)
+        }
+    }
+
+    /// Processes a timer or an invocation's outcome, on the machine's actor.
+    @inlinable @inline(never)
+    func handle(_ reason: LiveWakeUp<Event>) {
         let before = observed.isEmpty ? nil : observationPoint()
         defer { if let before { notifyObservers(since: before) } }
-        live.deliver(outcome, from: id, owner: self, spawn: { self.startTask($0) })
+        switch reason {
+        case .timer:
+            live.timerFired(owner: self, spawn: { self.startTask($0) })
+        case .outcome(let outcome, let id):
+            live.deliver(outcome, from: id, owner: self, spawn: { self.startTask($0) })
+        }
     }
 
     // MARK: - Isolation
@@ -247,7 +297,7 @@ where Event.Kind: Hashable {
         }
     }
 
-    @usableFromInline
+    @inlinable
     func observationPoint() -> ObservationPoint {
         live.activity = false
         let context = observed.context && contextsEqual != nil ? live.machine.context : nil
@@ -255,31 +305,51 @@ where Event.Kind: Hashable {
     }
 
     /// Tells the observers of what a step changed, once each.
-    @usableFromInline
+    ///
+    /// Observation's tracking is one-shot: an observer told of a change is removed, and observes
+    /// again only by reading again (which marks the part observed again). So a part whose observers
+    /// were told is no longer compared until it is read; its mark is cleared before they are told,
+    /// so that one who reads again while being told stays marked.
+    @inlinable
     func notifyObservers(since before: ObservationPoint) {
+        // What changed among what was read, decided before anyone is told: an observer that reads
+        // again while being told has read the new values.
         let active = live.machine.active
-        if active != before.active {
-            if observed.configuration {
-                registrar.willSet(self, keyPath: \.configuration)
-                registrar.didSet(self, keyPath: \.configuration)
-            }
-            observed.states.forEachAscending { index in
-                guard active.contains(index) != before.active.contains(index) else { return }
-                registrar.willSet(self, keyPath: \.[activityOf: index])
-                registrar.didSet(self, keyPath: \.[activityOf: index])
+        let configurationChanged = active != before.active
+        let tellConfiguration = observed.configuration && configurationChanged
+        var toldStates = observed.states
+        if observed.anyState && configurationChanged {
+            toldStates.formIntersection(active.symmetricDifference(before.active))
+        } else {
+            toldStates.removeAll()
+        }
+        var tellContext = false
+        if observed.context {
+            if let contextsEqual, let previous = before.context {
+                tellContext = !contextsEqual(previous, live.machine.context)
+            } else {
+                tellContext = live.activity
             }
         }
-        if observed.context {
-            let changed: Bool
-            if let contextsEqual, let previous = before.context {
-                changed = !contextsEqual(previous, live.machine.context)
-            } else {
-                changed = live.activity
-            }
-            if changed {
-                registrar.willSet(self, keyPath: \.context)
-                registrar.didSet(self, keyPath: \.context)
-            }
+        if tellConfiguration { observed.configuration = false }
+        if tellContext { observed.context = false }
+        if !toldStates.isEmpty {
+            observed.states.subtract(toldStates)
+            observed.anyState = !observed.states.isEmpty
+        }
+
+        if tellConfiguration {
+            registrar.willSet(self, keyPath: configurationPath)
+            registrar.didSet(self, keyPath: configurationPath)
+        }
+        toldStates.forEachAscending { index in
+            let path = activityPath(index)
+            registrar.willSet(self, keyPath: path)
+            registrar.didSet(self, keyPath: path)
+        }
+        if tellContext {
+            registrar.willSet(self, keyPath: contextPath)
+            registrar.didSet(self, keyPath: contextPath)
         }
     }
 }
@@ -370,7 +440,7 @@ where Event.Kind: Hashable {
     }
 
     private func deliver(_ outcome: InvocationOutcome<Event>, isolation: isolated any Actor) {
-        owner?.deliver(outcome, from: start.id, isolation: isolation)
+        owner?.wake(.outcome(outcome, from: start.id), isolation: isolation)
     }
 }
 
@@ -400,5 +470,18 @@ private func equality<Known: Equatable, Value>(_ known: Known.Type, as type: Val
                 }
             }
         }
+    }
+}
+
+/// The handler of a chart's ``IsolatedStatechart``s (see ``LiveHooks``), called on the machine's
+/// actor.
+@usableFromInline
+final class IsolatedHook<State: Hashable, Event: StatechartEvent, Context>: @unchecked Sendable
+where Event.Kind: Hashable {
+    @usableFromInline let wake: (IsolatedStatechart<State, Event, Context>, LiveWakeUp<Event>) -> Void
+
+    @usableFromInline
+    init(_ wake: @escaping (IsolatedStatechart<State, Event, Context>, LiveWakeUp<Event>) -> Void) {
+        self.wake = wake
     }
 }

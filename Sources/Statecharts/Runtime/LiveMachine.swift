@@ -15,28 +15,54 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     @usableFromInline typealias Inspector = @Sendable (MachineInspection<State, Event>) -> Void
 
     @usableFromInline var machine: StateMachine<State, Event, Context>
-    /// The clock the machine's time follows, and its entry in the wheel.
-    @usableFromInline var timer: LiveTimer
-    @usableFromInline let inspect: Inspector?
-    /// Set by every step that may have changed the context (it handled an event, fired a timer or
-    /// took an invocation's outcome); ``IsolatedStatechart`` clears and reads it to tell observers
-    /// of a context that is not `Equatable`.
-    @usableFromInline var activity = false
-    /// Whether ``start()`` has connected the machine's timers and invocations.
-    @usableFromInline var connected = false
-    @usableFromInline var tasks: [InvocationID: Task<Void, Never>] = [:]
-    @usableFromInline var streams: [AsyncStream<MachineSnapshot<State, Context>>.Continuation] = []
+    /// The machine's entry in its wheel (``StateMachine/liveWheel``).
+    @usableFromInline var timer = LiveTimer()
+    /// What few live machines use: the inspection hook, invocation tasks and snapshot streams.
+    @usableFromInline var attachments: LiveAttachments<State, Event, Context>?
 
     @usableFromInline
     init(machine: StateMachine<State, Event, Context>, timers: TimerWheel, inspect: Inspector?) {
         // A machine that has run already (restored from an archive) continues from its own time.
-        let clock = LiveClock(wheel: timers, origin: timers.now - machine.now)
         self.machine = machine
-        self.machine.liveClock = clock
+        self.machine.liveWheel = timers
+        self.machine.liveOrigin = timers.now.clampedNanoseconds &- machine.time
         self.machine.timeIsStale = false
-        timer = LiveTimer(clock: clock)
-        self.inspect = inspect
+        self.machine.liveFlags = 0
+        if let inspect { attachments = LiveAttachments(inspect: inspect) }
     }
+
+    /// The inspection hook.
+    @inlinable
+    var inspect: Inspector? { attachments?.inspect }
+
+    /// Set by every step that may have changed the context (it handled an event, fired a timer or
+    /// took an invocation's outcome); ``IsolatedStatechart`` clears and reads it to tell observers
+    /// of a context that is not `Equatable`. Kept in the machine's ``StateMachine/liveFlags``.
+    @inlinable
+    var activity: Bool {
+        get { machine.liveFlags & 1 != 0 }
+        set { machine.liveFlags = newValue ? machine.liveFlags | 1 : machine.liveFlags & ~1 }
+    }
+
+    /// Whether ``start(owner:spawn:)`` has connected the machine's timers and invocations.
+    @inlinable
+    var connected: Bool {
+        get { machine.liveFlags & 2 != 0 }
+        set { machine.liveFlags = newValue ? machine.liveFlags | 2 : machine.liveFlags & ~2 }
+    }
+
+    /// The attachments, made on first use.
+    @inlinable
+    mutating func mutableAttachments() -> LiveAttachments<State, Event, Context> {
+        if let attachments { return attachments }
+        let created = LiveAttachments<State, Event, Context>(inspect: nil)
+        attachments = created
+        return created
+    }
+
+    /// The wheel the machine's time follows.
+    @inlinable
+    var wheel: TimerWheel { machine.liveWheel ?? .continuous }
 
     // MARK: - Steps
 
@@ -60,28 +86,21 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         }
     }
 
-    /// Processes `event` to completion.
+    /// Processes `event` to completion. The owner then settles the step (``needsSettling``,
+    /// ``settle(owner:spawn:)``), also when this throws: kept apart, so that a step with nothing to
+    /// settle passes the owner nowhere.
     @inlinable
-    mutating func send(
-        _ event: Event, owner: some TimerWheelTarget,
-        spawn: (InvocationStart<State, Event, Context>) -> Task<Void, Never>
-    ) throws(Failure) -> Bool {
-        do {
-            try beginStep()
-            let handled: Bool
-            if let inspect {
-                var observer = LiveObserver<State, Event>(inspect: inspect)
-                handled = try machine.send(event, observer: &observer)
-            } else {
-                handled = try machine.send(event)
-            }
-            if handled { activity = true }
-            finishStep(owner: owner, spawn: spawn)
-            return handled
-        } catch {
-            finishStep(owner: owner, spawn: spawn)
-            throw error
+    mutating func send(_ event: Event) throws(Failure) -> Bool {
+        try beginStep()
+        let handled: Bool
+        if let inspect {
+            var observer = LiveObserver<State, Event>(inspect: inspect)
+            handled = try machine.send(event, observer: &observer)
+        } else {
+            handled = try machine.send(event)
         }
+        if handled { activity = true }
+        return handled
     }
 
     /// The wheel says the machine's timer is due: processes every timer due by now.
@@ -100,7 +119,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         _ outcome: InvocationOutcome<Event>, from id: InvocationID, owner: some TimerWheelTarget,
         spawn: (InvocationStart<State, Event, Context>) -> Task<Void, Never>
     ) {
-        tasks[id] = nil
+        attachments?.tasks[id] = nil
         do {
             try beginStep()
             activity = true
@@ -138,7 +157,8 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
             machine.synchroniseTime()
         }
         var copy = machine
-        copy.liveClock = nil
+        copy.liveWheel = nil
+        copy.liveOrigin = 0
         copy.timeIsStale = false
         return copy
     }
@@ -148,7 +168,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     var snapshot: MachineSnapshot<State, Context> {
         MachineSnapshot(
             configuration: machine.configuration, activeStates: machine.activeStates, context: machine.context,
-            status: machine.status, now: max(machine.now, timer.clock.elapsed))
+            status: machine.status, now: max(machine.now, elapsed))
     }
 
     /// The current snapshot, then one after every step.
@@ -161,16 +181,17 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         // The owners offer streams only of `Sendable` states and contexts.
         nonisolated(unsafe) let current = snapshot
         continuation.yield(current)
-        streams.append(continuation)
+        mutableAttachments().streams.append(continuation)
         return stream
     }
 
     /// Cancels the timer, the invocations' tasks and the streams: the owner is being released.
     @usableFromInline
     mutating func stop() {
-        timer.cancel()
-        for task in tasks.values { task.cancel() }
-        for stream in streams { stream.finish() }
+        timer.cancel(in: wheel)
+        guard let attachments else { return }
+        for task in attachments.tasks.values { task.cancel() }
+        for stream in attachments.streams { stream.finish() }
     }
 
     // MARK: - Around a step
@@ -186,11 +207,15 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         }
     }
 
+    /// The machine's time on the clock now.
+    @inlinable
+    var elapsed: Duration { .nanoseconds(wheel.now.clampedNanoseconds &- machine.liveOrigin) }
+
     /// Brings the machine's time to the clock's, firing the timers due by then. Before the machine
     /// starts, this only sets its time.
     @inlinable
     mutating func catchUp() throws(Failure) {
-        let now = timer.clock.elapsed
+        let now = elapsed
         if let due = machine.extras?.timers.first?.deadline, due <= now.clampedNanoseconds { activity = true }
         if let inspect {
             var observer = LiveObserver<State, Event>(inspect: inspect)
@@ -206,65 +231,77 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     mutating func finishStep(
         owner: some TimerWheelTarget, spawn: (InvocationStart<State, Event, Context>) -> Task<Void, Never>
     ) {
-        guard machine.extras != nil || timer.isArmed || !streams.isEmpty else { return }
+        guard needsSettling else { return }
         settle(owner: owner, spawn: spawn)
     }
+
+    /// Whether a step may have left anything for ``settle(owner:spawn:)``: a machine without extras
+    /// (no timer, queue or invocation), with no wheel entry and no stream, has nothing.
+    @inlinable
+    var needsSettling: Bool { machine.extras != nil || timer.isArmed || attachments?.streams.isEmpty == false }
+
+    /// ``needsSettling``, asked in place: an owner that is an actor reads its stored properties
+    /// through accessors, which would copy the whole core for a plain read.
+    @inlinable
+    mutating func mustSettle() -> Bool { needsSettling }
 
     @inlinable
     mutating func settle(
         owner: some TimerWheelTarget, spawn: (InvocationStart<State, Event, Context>) -> Task<Void, Never>
     ) {
-        if machine.extras?.invocationOutbox.isEmpty == false {
+        if machine.extras?.hasInvocationEffects == true {
             for request in machine.takeInvocationRequests() {
                 switch request {
                 case .start(let start):
                     inspect?(.invocationStarted(start.id, name: start.name, state: start.state))
-                    tasks[start.id] = spawn(start)
+                    mutableAttachments().tasks[start.id] = spawn(start)
                 case .cancel(let id):
                     inspect?(.invocationCancelled(id))
-                    tasks.removeValue(forKey: id)?.cancel()
+                    attachments?.tasks.removeValue(forKey: id)?.cancel()
                 }
             }
         }
         let deadline = machine.status == .running ? machine.extras?.timers.first?.deadline ?? .max : .max
-        if deadline != timer.deadline { timer.rearm(at: deadline, for: owner) }
-        if !streams.isEmpty { publish() }
+        if deadline != timer.deadline {
+            timer.rearm(at: deadline, origin: machine.liveOrigin, in: wheel, for: owner)
+        }
+        if attachments?.streams.isEmpty == false { publish() }
     }
 
     @usableFromInline
     mutating func publish() {
         // The owners offer streams only of `Sendable` states and contexts.
         nonisolated(unsafe) let current = snapshot
-        streams.removeAll { stream in
+        attachments?.streams.removeAll { stream in
             if case .terminated = stream.yield(current) { return true }
             return false
         }
     }
 }
 
-/// A live machine's clock and its one entry in the wheel, at its earliest pending deadline.
+/// A live machine's one entry in its wheel, at the machine's earliest pending deadline.
 ///
 /// Not generic, so that arming and cancelling need no specialisation.
 @usableFromInline
 struct LiveTimer {
-    @usableFromInline let clock: LiveClock
     /// The machine time, in nanoseconds, the wheel entry is armed for; `Int64.max` when none is.
     @usableFromInline var deadline: Int64 = .max
     @usableFromInline var handle = TimerHandle(index: -1, generation: 0)
 
-    @usableFromInline
-    init(clock: LiveClock) { self.clock = clock }
+    @inlinable
+    init() {}
 
     @inlinable
     var isArmed: Bool { deadline != .max }
 
-    /// Moves the entry to `newDeadline` (`Int64.max`: removes it).
+    /// Moves the entry to `newDeadline` (`Int64.max`: removes it), a machine time whose zero is
+    /// `origin` on `wheel`.
     @usableFromInline
-    mutating func rearm(at newDeadline: Int64, for target: any TimerWheelTarget) {
-        if isArmed { clock.wheel.cancel(handle) }
+    mutating func rearm(at newDeadline: Int64, origin: Int64, in wheel: TimerWheel, for target: any TimerWheelTarget) {
+        if isArmed { wheel.cancel(handle) }
         deadline = newDeadline
         guard isArmed else { return }
-        handle = clock.wheel.arm(at: clock.origin + .nanoseconds(newDeadline), for: target)
+        handle = wheel.arm(at: .nanoseconds(origin.addingClamped(newDeadline)), for: target)
     }
 
     /// The wheel removed the entry when it fired it.
@@ -272,10 +309,22 @@ struct LiveTimer {
     mutating func fired() { deadline = .max }
 
     @usableFromInline
-    mutating func cancel() {
-        if isArmed { clock.wheel.cancel(handle) }
+    mutating func cancel(in wheel: TimerWheel) {
+        if isArmed { wheel.cancel(handle) }
         deadline = .max
     }
+}
+
+/// What few live machines use, kept apart so that the others stay small: the inspection hook, the
+/// tasks of running invocations and the continuations of snapshot streams.
+@usableFromInline
+final class LiveAttachments<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
+    @usableFromInline let inspect: (@Sendable (MachineInspection<State, Event>) -> Void)?
+    @usableFromInline var tasks: [InvocationID: Task<Void, Never>] = [:]
+    @usableFromInline var streams: [AsyncStream<MachineSnapshot<State, Context>>.Continuation] = []
+
+    @usableFromInline
+    init(inspect: (@Sendable (MachineInspection<State, Event>) -> Void)?) { self.inspect = inspect }
 }
 
 /// The observer a live machine steps with when it is inspected: forwards what it sees to the
@@ -294,5 +343,15 @@ struct LiveObserver<State: Hashable, Event: StatechartEvent>: MachineObserver wh
     mutating func machineDidTake(_ microstep: Microstep<State>) { inspect(.didTake(microstep)) }
 
     @inlinable
+    mutating func machineDidNotHandle(_ event: ProcessedEvent<Event>) { inspect(.unhandled(event)) }
+
+    @inlinable
     mutating func machineActionDidFail(_ failure: ActionFailure<State>) { inspect(.actionFailed(failure)) }
+}
+
+/// Why a live machine's owner was called back: its timer fell due, or an invocation ended.
+@usableFromInline
+enum LiveWakeUp<Event: StatechartEvent> {
+    case timer
+    case outcome(InvocationOutcome<Event>, from: InvocationID)
 }

@@ -39,32 +39,6 @@ extension StateMachine {
     }
 }
 
-/// One thing a live machine did, for the synchronous inspection hook of ``StatechartActor`` and
-/// ``IsolatedStatechart``: logging (for example with swift-log) and tests.
-public enum MachineInspection<State: Hashable, Event: StatechartEvent> where Event.Kind: Hashable {
-    /// An event is about to be processed.
-    case willProcess(ProcessedEvent<Event>)
-    /// A microstep was taken: the transitions, the states exited and entered.
-    case didTake(Microstep<State>)
-    /// An action, guard or data closure threw; the machine raised `error.execution`.
-    case actionFailed(ActionFailure<State>)
-    /// An invocation started.
-    case invocationStarted(InvocationID, name: String?, state: State?)
-    /// An invocation was cancelled because its state was exited (or the machine was released).
-    case invocationCancelled(InvocationID)
-    /// Processing that nobody awaited (a timer, an invocation's result) failed.
-    case failed(MachineError<State, Event>)
-}
-
-/// Forwards a machine's observations to an inspection closure.
-struct InspectionObserver<State: Hashable, Event: StatechartEvent>: MachineObserver where Event.Kind: Hashable {
-    let inspect: @Sendable (MachineInspection<State, Event>) -> Void
-
-    mutating func machineWillProcess(_ event: ProcessedEvent<Event>) { inspect(.willProcess(event)) }
-    mutating func machineDidTake(_ microstep: Microstep<State>) { inspect(.didTake(microstep)) }
-    mutating func machineActionDidFail(_ failure: ActionFailure<State>) { inspect(.actionFailed(failure)) }
-}
-
 extension MachineSnapshot: CustomStringConvertible {
     /// The configuration, such as `[on, dim]`, with the status when the machine is not running:
     /// `[off] (finished)`, as ``StateMachine`` prints itself.
@@ -79,5 +53,3 @@ extension MachineSnapshot: CustomStringConvertible {
 }
 
 extension MachineSnapshot: Sendable where State: Sendable, Context: Sendable {}
-
-extension MachineInspection: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable {}

@@ -36,6 +36,7 @@ public actor StatechartActor<
     ///   - timers: The wheel whose clock the machine runs on: ``TimerWheel/continuous`` by default.
     ///   - inspect: Called synchronously, on the actor, for every event, microstep, failed action
     ///     and invocation: for logging and tests. Keep it short.
+    @inlinable
     public init(
         _ chart: Statechart<State, Event, Context>, context: Context,
         unhandledEvents: UnhandledEventPolicy = .ignore, timers: TimerWheel = .continuous,
@@ -44,6 +45,7 @@ public actor StatechartActor<
         live = LiveMachine(
             machine: StateMachine(chart: chart, context: context, unhandledEvents: unhandledEvents), timers: timers,
             inspect: inspect)
+        Self.installHook(in: chart.storage)
     }
 
     /// A live machine that continues `machine`: one restored from a ``MachineArchive``, or one
@@ -55,11 +57,20 @@ public actor StatechartActor<
     ///   - timers: The wheel whose clock the machine runs on: ``TimerWheel/continuous`` by default.
     ///   - inspect: Called synchronously, on the actor, for every event, microstep, failed action
     ///     and invocation.
+    @inlinable
     public init(
         machine: StateMachine<State, Event, Context>, timers: TimerWheel = .continuous,
         inspect: (@Sendable (MachineInspection<State, Event>) -> Void)? = nil
     ) {
         live = LiveMachine(machine: machine, timers: timers, inspect: inspect)
+        Self.installHook(in: machine.chart)
+    }
+
+    /// Installs, once per chart, the handler of timers and invocations made here, where this is
+    /// inlined: specialised for the chart's types (see ``LiveHooks``).
+    @inlinable
+    static func installHook(in chart: ChartStorage<State, Event, Context>) {
+        chart.liveHooks.installActorHook { ActorHook<State, Event, Context> { actor, reason in actor.handle(reason) } }
     }
 
     deinit {
@@ -82,7 +93,21 @@ public actor StatechartActor<
     @discardableResult
     @inlinable
     public func send(_ event: Event) throws(MachineError<State, Event>) -> Bool {
-        try live.send(event, owner: self, spawn: { self.startTask($0) })
+        let handled: Bool
+        do {
+            handled = try live.send(event)
+        } catch {
+            if live.mustSettle() { settle() }
+            throw error
+        }
+        if live.mustSettle() { settle() }
+        return handled
+    }
+
+    /// Arms the timer, starts and cancels invocations and publishes a snapshot after a step.
+    @inlinable @inline(never)
+    func settle() {
+        live.settle(owner: self, spawn: { self.startTask($0) })
     }
 
     /// Cancels the delayed events sent with identifier `id`.
@@ -115,7 +140,27 @@ public actor StatechartActor<
 
     @usableFromInline
     func timerFired() async {
-        live.timerFired(owner: self, spawn: { self.startTask($0) })
+        wake(.timer)
+    }
+
+    /// Calls the chart's specialised handler.
+    private func wake(_ reason: LiveWakeUp<Event>) {
+        if let hook = live.machine.chart.liveHooks.actorHook(as: ActorHook<State, Event, Context>.self) {
+            hook.wake(self, reason)
+        } else {
+            handle(reason)
+        }
+    }
+
+    /// Processes a timer or an invocation's outcome.
+    @inlinable @inline(never)
+    func handle(_ reason: LiveWakeUp<Event>) {
+        switch reason {
+        case .timer:
+            live.timerFired(owner: self, spawn: { self.startTask($0) })
+        case .outcome(let outcome, let id):
+            live.deliver(outcome, from: id, owner: self, spawn: { self.startTask($0) })
+        }
     }
 
     /// Runs an invocation's work in a task and brings its outcome back to the actor.
@@ -128,7 +173,7 @@ public actor StatechartActor<
     }
 
     private func deliver(_ outcome: InvocationOutcome<Event>, from id: InvocationID) {
-        live.deliver(outcome, from: id, owner: self, spawn: { self.startTask($0) })
+        wake(.outcome(outcome, from: id))
     }
 }
 
@@ -153,5 +198,17 @@ extension StatechartActor where Context == Void {
         timers: TimerWheel = .continuous, inspect: (@Sendable (MachineInspection<State, Event>) -> Void)? = nil
     ) {
         self.init(chart, context: (), unhandledEvents: unhandledEvents, timers: timers, inspect: inspect)
+    }
+}
+
+/// The handler of a chart's ``StatechartActor``s (see ``LiveHooks``).
+@usableFromInline
+final class ActorHook<State: Hashable & Sendable, Event: StatechartEvent & Sendable, Context: Sendable>: Sendable
+where Event.Kind: Hashable & Sendable {
+    @usableFromInline let wake: @Sendable (isolated StatechartActor<State, Event, Context>, LiveWakeUp<Event>) -> Void
+
+    @usableFromInline
+    init(_ wake: @escaping @Sendable (isolated StatechartActor<State, Event, Context>, LiveWakeUp<Event>) -> Void) {
+        self.wake = wake
     }
 }

@@ -168,10 +168,13 @@ public final class TimerWheel: Sendable {
 
     /// Removes the timers due by `tick` and calls their targets, one at a time.
     private func fire(upTo tick: Int64) async {
-        let targets: [any TimerWheelTarget] = state.withLock { state in
+        let objects: [AnyObject] = state.withLock { state in
             state.firing += 1
             return state.removeDue(upTo: tick)
         }
+        // Every target is a `TimerWheelTarget`: the cast only recovers the protocol's witness,
+        // which the wheel does not keep, to keep its entries small.
+        let targets = objects.compactMap { $0 as? any TimerWheelTarget }
         if targets.count == 1 {
             await targets[0].timerFired()
         } else if !targets.isEmpty {
@@ -316,9 +319,9 @@ struct WheelState: ~Copyable {
     }
 
     /// Unlinks every entry due by `tick` and returns the targets still alive.
-    mutating func removeDue(upTo tick: Int64) -> [any TimerWheelTarget] {
+    mutating func removeDue(upTo tick: Int64) -> [AnyObject] {
         guard tick > processedTick else { return [] }
-        var due: [any TimerWheelTarget] = []
+        var due: [AnyObject] = []
         let span = min(tick - processedTick, mask + 1)
         for offset in 1...span {
             var index = heads[Int((processedTick + offset) & mask)]
@@ -336,9 +339,12 @@ struct WheelState: ~Copyable {
     }
 }
 
-/// A weak reference to a timer's target: a released machine's timer fires into nothing.
+/// A weak reference to a timer's target (a ``TimerWheelTarget``): a released machine's timer fires
+/// into nothing. An `AnyObject`, one word, where the protocol's existential would take two.
 struct WeakTarget {
-    weak var target: (any TimerWheelTarget)?
+    weak var target: AnyObject?
+
+    init(target: (any TimerWheelTarget)?) { self.target = target }
 }
 
 extension Int64 {

@@ -114,6 +114,22 @@ struct StateSet: Hashable, Sendable {
         for index in rest.indices { rest[index] |= other.rest[index] }
     }
 
+    /// Keeps the members that `other` (of the same capacity) also has.
+    @inlinable
+    mutating func formIntersection(_ other: StateSet) {
+        first &= other.first
+        for index in rest.indices { rest[index] &= other.rest[index] }
+    }
+
+    /// The members of exactly one of the two sets (of the same capacity).
+    @inlinable
+    func symmetricDifference(_ other: StateSet) -> StateSet {
+        var result = self
+        result.first ^= other.first
+        for index in result.rest.indices { result.rest[index] ^= other.rest[index] }
+        return result
+    }
+
     @inlinable
     mutating func subtract(_ other: StateSet) {
         first &= ~other.first

@@ -49,7 +49,7 @@ import Testing
         #expect(step.transitions.map(\.source) == ["idle"])
         #expect(step.transitions.first?.targets == ["running"])
         #expect(step.transitions.first?.location?.line != nil)
-        #expect(step.description == "start: exited [\"idle\"], entered [\"running\", \"slow\"]")
+        #expect(step.description == "start: exited [idle], entered [running, slow]")
     }
 
     @Test("start reports the initial microstep with no event")

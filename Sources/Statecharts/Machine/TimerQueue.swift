@@ -1,0 +1,150 @@
+/// A machine's pending timers, earliest first: state timeouts and delayed events.
+///
+/// Most machines have at most one timer pending at a time (a state's timeout), so the queue keeps
+/// a sole timer inline and allocates nothing for it; from the second on, the timers move into a
+/// binary heap ordered by deadline, then by the order they were armed. Inserting and taking the
+/// earliest cost O(log *n*); removing by a condition (a state's timeouts on exit, a delayed event
+/// by identifier) costs O(*n*).
+@usableFromInline
+struct TimerQueue<Event> {
+    /// The only timer, when there is exactly one (and the heap is empty); otherwise
+    /// ``PendingTimer/none``, so that no optional's tag widens the queue.
+    @usableFromInline var sole: PendingTimer<Event> = .none
+    /// Every timer when there are two or more: a min-heap on (deadline, serial).
+    @usableFromInline var heap: [PendingTimer<Event>] = []
+
+    @inlinable
+    init() {}
+
+    /// Whether ``sole`` holds a timer.
+    @inlinable
+    var hasSole: Bool { !sole.isNone }
+
+    /// Whether no timer is pending.
+    @inlinable
+    var isEmpty: Bool { !hasSole && heap.isEmpty }
+
+    /// How many timers are pending.
+    @inlinable
+    var count: Int { hasSole ? 1 : heap.count }
+
+    /// The timer that falls due first.
+    @inlinable
+    var first: PendingTimer<Event>? {
+        if hasSole { return sole }
+        return heap.first
+    }
+
+    /// Adds a timer.
+    @inlinable
+    mutating func insert(_ timer: PendingTimer<Event>) {
+        if heap.isEmpty {
+            guard hasSole else {
+                sole = timer
+                return
+            }
+            heap.append(sole)
+            sole = .none
+        }
+        heap.append(timer)
+        siftUp(heap.count - 1)
+    }
+
+    /// Removes and returns the timer that falls due first; the queue must not be empty.
+    @inlinable
+    mutating func removeFirst() -> PendingTimer<Event> {
+        if hasSole {
+            let timer = sole
+            sole = .none
+            return timer
+        }
+        let first = heap[0]
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            siftDown(0)
+        }
+        if heap.count == 1 {
+            sole = heap.removeLast()
+        }
+        return first
+    }
+
+    /// Removes the timers for which `shouldRemove` holds, and returns how many it removed.
+    @inlinable
+    @discardableResult
+    mutating func removeAll(where shouldRemove: (PendingTimer<Event>) -> Bool) -> Int {
+        if hasSole {
+            guard shouldRemove(sole) else { return 0 }
+            sole = .none
+            return 1
+        }
+        let before = heap.count
+        heap.removeAll(where: shouldRemove)
+        let removed = before - heap.count
+        if removed > 0 { rebuild() }
+        return removed
+    }
+
+    /// Whether a timer satisfies `predicate`.
+    @inlinable
+    func contains(where predicate: (PendingTimer<Event>) -> Bool) -> Bool {
+        if hasSole { return predicate(sole) }
+        return heap.contains(where: predicate)
+    }
+
+    /// Removes every timer.
+    @inlinable
+    mutating func removeAll() {
+        sole = .none
+        heap.removeAll()
+    }
+
+    /// Every timer, in the order they fall due.
+    var ordered: [PendingTimer<Event>] {
+        if hasSole { return [sole] }
+        return heap.sorted { $0.precedes($1) }
+    }
+
+    // MARK: - The heap
+
+    /// After removals: restores the heap order, or the sole timer when one is left.
+    @inlinable
+    mutating func rebuild() {
+        if heap.count == 1 {
+            sole = heap.removeLast()
+            return
+        }
+        var index = heap.count / 2 - 1
+        while index >= 0 {
+            siftDown(index)
+            index -= 1
+        }
+    }
+
+    @inlinable
+    mutating func siftUp(_ start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].precedes(heap[parent]) else { return }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    @inlinable
+    mutating func siftDown(_ start: Int) {
+        var parent = start
+        let count = heap.count
+        while true {
+            let left = 2 * parent + 1
+            guard left < count else { return }
+            let right = left + 1
+            let child = right < count && heap[right].precedes(heap[left]) ? right : left
+            guard heap[child].precedes(heap[parent]) else { return }
+            heap.swapAt(child, parent)
+            parent = child
+        }
+    }
+}
