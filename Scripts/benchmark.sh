@@ -3,15 +3,25 @@
 # the hand-written `switch` measured in the same run, then the machine the run was made on.
 #
 # Usage: Scripts/benchmark.sh [--instructions] [--filter REGEX]
+#        Scripts/benchmark.sh --scale [COUNT]
 #
 #   --instructions  also counts instructions per event of each case under valgrind's callgrind
 #                   (Debian: apt-get install valgrind): the stable figure beside the times, which
 #                   move by tens of percent between runs on a shared machine. Each case runs twice,
 #                   with 2,000 and 22,000 events; the difference divided by 20,000 cancels start-up.
+#   --scale         instead, holds COUNT (1,000,000) `StatechartActor`s on the real clock, each
+#                   re-arming a ten-second timeout, for 25 s: memory per machine, and how many
+#                   timeouts fired of those due.
 #
 # Other arguments go to `swift package benchmark`.
 set -euo pipefail
 cd "$(dirname "$0")/../Benchmarks"
+
+if [[ "${1:-}" == "--scale" ]]; then
+  swift build -c release --product Profile >&2
+  .build/release/Profile million "${2:-1000000}" | grep -v "per event"
+  exit 0
+fi
 
 instructions=0
 if [[ "${1:-}" == "--instructions" ]]; then

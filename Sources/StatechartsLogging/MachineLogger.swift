@@ -4,8 +4,8 @@ import Statecharts
 /// Writes what a live machine does to a swift-log `Logger`: every event, microstep, unhandled event,
 /// failed action, invocation and failure, each with structured metadata.
 ///
-/// Pass its ``inspect(_:)`` as the inspection hook of a ``StatechartActor`` or an
-/// ``IsolatedStatechart``:
+/// Pass its ``inspect(_:)`` as the inspection hook of a `StatechartActor` or an
+/// `IsolatedStatechart`:
 ///
 /// ```swift
 /// let log = MachineLogger(Logger(label: "app.player"), machine: "player")
@@ -90,7 +90,8 @@ public struct MachineLogger: Sendable {
         case .invocationCancelled(let id):
             write(levels.invocation, "cancelled \(id)", ["invocation": .string("\(id.rawValue)")])
         case .failed(let error):
-            write(levels.failure, "processing failed: \(Self.describe(error))", ["error": .string(Self.describe(error))])
+            write(
+                levels.failure, "processing failed: \(Self.describe(error))", ["error": .string(Self.describe(error))])
         }
     }
 

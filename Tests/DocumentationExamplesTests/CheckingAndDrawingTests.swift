@@ -26,7 +26,9 @@ enum TapeEvent: StatechartEvent, CaseIterable { case play, stop }
 
         #expect(output.count == 1)
         let line = try #require(output.first)
-        #expect(line.hasPrefix("DocumentationExamplesTests/CheckingAndDrawingTests.swift:") || line.hasPrefix("MainActorDefaultTests/CheckingAndDrawingTests.swift:"))
+        #expect(
+            line.hasPrefix("DocumentationExamplesTests/CheckingAndDrawingTests.swift:")
+                || line.hasPrefix("MainActorDefaultTests/CheckingAndDrawingTests.swift:"))
         #expect(
             line.hasSuffix(
                 ": warning: the state 'buffering' can never be entered: no transition of a reachable state leads to it [unreachableState]"

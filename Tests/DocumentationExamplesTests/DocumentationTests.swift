@@ -22,8 +22,9 @@ import Testing
         var documents = ["README.md"]
         for module in sources.sorted() {
             let folder = "Sources/\(module)"
-            guard let catalog = try FileManager.default.contentsOfDirectory(atPath: root.appending(path: folder).path)
-                .first(where: { $0.hasSuffix(".docc") })
+            guard
+                let catalog = try FileManager.default.contentsOfDirectory(atPath: root.appending(path: folder).path)
+                    .first(where: { $0.hasSuffix(".docc") })
             else { continue }
             let articles = try FileManager.default.contentsOfDirectory(
                 atPath: root.appending(path: "\(folder)/\(catalog)").path)

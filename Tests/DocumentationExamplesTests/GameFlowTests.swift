@@ -108,11 +108,11 @@ func makeGameChart() throws -> Statechart<GameScreen, GameEvent, GameProgress> {
             try game.send(.start)
             try game.send(.choose(Episode(number: 2, levels: 5)))
             try game.send(.showHelp)
-            try game.send(.closeHelp)          // back to choosing a level
+            try game.send(.closeHelp)  // back to choosing a level
             try game.send(.chooseLevel(3))
             try game.send(.finish(score: 1200))
-            print(game, game.context.bestScore)   // [finished] 1200
-            try game.send(.chooseLevel(1))  // throws: no transition handles the event 'chooseLevel' in the configuration [finished]
+            print(game, game.context.bestScore)  // [finished] 1200
+            try game.send(.chooseLevel(1))  // throws: nothing handles 'chooseLevel' in [finished]
         }
         #expect {
             try play()

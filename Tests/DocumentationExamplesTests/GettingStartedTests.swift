@@ -1,10 +1,9 @@
 import Statecharts
+import Testing
 
 enum Light: Hashable, Sendable { case off, on, dim, bright }
 
 enum Switch: StatechartEvent, CaseIterable { case toggle, brighter, dimmer }
-
-import Testing
 
 // The examples of the article "Getting Started with Statecharts", as the article shows them.
 
@@ -26,11 +25,11 @@ import Testing
         var machine = lamp.makeMachine()
         try machine.start()
         try machine.send(.toggle)
-        print(machine)                     // [on, dim]
+        print(machine)  // [on, dim]
         try machine.send(.brighter)
-        print(machine)                     // [on, bright]
+        print(machine)  // [on, bright]
         try machine.advance(by: .seconds(60))
-        print(machine)                     // [off]
+        print(machine)  // [off]
 
         #expect(output == ["[on, dim]", "[on, bright]", "[off]"])
     }
@@ -45,7 +44,7 @@ import Testing
         do {
             try game.send(.finish(score: 10))
         } catch {
-            print(error)   // no transition handles the event 'finish' in the configuration [introduction]
+            print(error)  // no transition handles the event 'finish' in the configuration [introduction]
         }
 
         #expect(output == ["no transition handles the event 'finish' in the configuration [introduction]"])

@@ -83,10 +83,10 @@ func makePlayerChart() throws -> Statechart<Player, PlayerEvent, Track> {
         var player = try makePlayerChart().makeMachine(context: Track(duration: 180))
         try player.start()
         try player.send(.play)
-        try player.advance(by: .seconds(5))     // position 5
-        try player.send(.scrubBegan)            // held; the timer is cancelled
-        try player.send(.scrubMoved(to: 60))    // dragging, position 60
-        try player.send(.scrubEnded)            // playing again, through history
+        try player.advance(by: .seconds(5))  // position 5
+        try player.send(.scrubBegan)  // held; the timer is cancelled
+        try player.send(.scrubMoved(to: 60))  // dragging, position 60
+        try player.send(.scrubEnded)  // playing again, through history
         print(player, player.context.position)  // [active, playback, playing] 60.0
 
         #expect(output == ["[active, playback, playing] 60.0"])

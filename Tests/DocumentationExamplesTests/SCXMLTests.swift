@@ -4,7 +4,7 @@ import StatechartsSCXML
 import Testing
 
 #if canImport(StatechartsECMAScript)
-    import StatechartsECMAScript
+import StatechartsECMAScript
 #endif
 
 // The examples of the SCXML documentation and of the README, as they show them, on the documents
@@ -21,11 +21,11 @@ nonisolated func fixture(_ name: String) -> URL {
         let print = Printed()
         let url = fixture("player.scxml")
 
-        let chart = try SCXMLChart.load(contentsOf: url)   // player.scxml
-        var machine = chart.makeMachine { record in print(record) }   // <log> output
+        let chart = try SCXMLChart.load(contentsOf: url)  // player.scxml
+        var machine = chart.makeMachine { record in print(record) }  // <log> output
         try machine.start()
         try machine.send("play")
-        print(machine)   // [playing]
+        print(machine)  // [playing]
 
         #expect(print.all == ["player: playing", "[playing]"])
     }
@@ -58,7 +58,7 @@ nonisolated func fixture(_ name: String) -> URL {
         var machine = chart.makeMachine(log: { print($0) })
         try machine.start()
         try machine.send(SCXMLEvent("net.error.timeout", data: .object(["after": .number(30)])))
-        try machine.advance(by: .seconds(5))      // delayed <send>s fall due
+        try machine.advance(by: .seconds(5))  // delayed <send>s fall due
 
         #expect(print.all == ["network: lost the connection", "network: retrying"])
     }
@@ -72,7 +72,7 @@ nonisolated func fixture(_ name: String) -> URL {
         try session.start()
         try session.send("go")
         try session.advance(by: .seconds(1))
-        print(session.machine.activeStates, session.childSessionIDs.count)   // ["working"] 1
+        print(session.machine.activeStates, session.childSessionIDs.count)  // ["working"] 1
 
         #expect(print.all == [#"["working"] 1"#])
     }
@@ -87,16 +87,16 @@ nonisolated func fixture(_ name: String) -> URL {
     }
 
     #if canImport(StatechartsECMAScript)
-        @Test("the README's ECMAScript session runs a script on the event's data")
-        func ecmaScript() throws {
-            let url = fixture("speed.scxml")
+    @Test("the README's ECMAScript session runs a script on the event's data")
+    func ecmaScript() throws {
+        let url = fixture("speed.scxml")
 
-            let chart = try SCXMLChart.load(contentsOf: url, dataModels: ECMAScriptDataModel.withBuiltIns)
-            var session = SCXMLInterpreter(chart: chart, scriptTimeLimit: .milliseconds(500))
-            try session.start()
-            try session.send(SCXMLEvent("go", data: .object(["speed": .number(3)])))
+        let chart = try SCXMLChart.load(contentsOf: url, dataModels: ECMAScriptDataModel.withBuiltIns)
+        var session = SCXMLInterpreter(chart: chart, scriptTimeLimit: .milliseconds(500))
+        try session.start()
+        try session.send(SCXMLEvent("go", data: .object(["speed": .number(3)])))
 
-            #expect(session.machine.activeStates == ["fast"])
-        }
+        #expect(session.machine.activeStates == ["fast"])
+    }
     #endif
 }

@@ -41,7 +41,7 @@ func sessionChart() throws -> Statechart<Phase, Input, Session> {
             #expect(machine.context.attempts == 1)
 
             let away = Duration.seconds(Date().timeIntervalSince(savedAt))
-            try machine.resume(after: away, overdueTimers: .fire)   // or .drop
+            try machine.resume(after: away, overdueTimers: .fire)  // or .drop
 
             #expect(machine.activeStates == [.idle], "the timeout fell due while the machine was stored")
         }

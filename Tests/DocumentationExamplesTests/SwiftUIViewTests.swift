@@ -168,7 +168,11 @@ struct SwiftUIViewTests {
     func modelObservable() throws {
         let model = try RecorderModel(timers: timers)
         let told = Flag()
-        withObservationTracking { _ = model.lastError } onChange: { told.set() }
+        withObservationTracking {
+            _ = model.lastError
+        } onChange: {
+            told.set()
+        }
         model.lastError = "shown"
         #expect(told.isSet)
     }

@@ -70,7 +70,8 @@ final class Shared<Value>: @unchecked Sendable {
 }
 
 /// Collects what an inspection hook reports.
-final class InspectionLog<State: Hashable & Sendable, Event: StatechartEvent & Sendable>: Sendable where Event.Kind: Hashable {
+final class InspectionLog<State: Hashable & Sendable, Event: StatechartEvent & Sendable>: Sendable
+where Event.Kind: Hashable {
     private let entries = Shared<[MachineInspection<State, Event>]>([])
 
     var hook: @Sendable (MachineInspection<State, Event>) -> Void {

@@ -221,7 +221,8 @@ func liveBenchmarks<State: Hashable & Sendable, Event: StatechartEvent & Sendabl
     _ name: String, chart: @escaping @Sendable () throws -> Statechart<State, Event, Void>, event: Event
 ) where Event.Kind: Hashable & Sendable {
     Benchmark("live/\(name)") { _ in
-        blackHole(try await MainActor.run { try sendToIsolatedStatechart(chart(), event: event, count: eventsPerIteration) })
+        blackHole(
+            try await MainActor.run { try sendToIsolatedStatechart(chart(), event: event, count: eventsPerIteration) })
     }
     Benchmark("live/\(name)-observed") { _ in
         blackHole(

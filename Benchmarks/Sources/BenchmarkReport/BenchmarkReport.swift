@@ -78,7 +78,8 @@ struct BenchmarkReport {
             )
             lines.append("|---|---:|---|---:|---:|---:|---:|---:|")
         } else {
-            lines.append("| Case | Ratio to switch | Target | Statechart ns/event | Switch ns/event | Allocations/event |")
+            lines.append(
+                "| Case | Ratio to switch | Target | Statechart ns/event | Switch ns/event | Allocations/event |")
             lines.append("|---|---:|---|---:|---:|---:|")
         }
         let cases: [(name: String, label: String, limit: Double)] = [
@@ -101,7 +102,8 @@ struct BenchmarkReport {
             var row =
                 "| \(entry.label) | \(format(ratio))x | ≤ \(Int(entry.limit))x | \(format(ns, digits: 2)) | \(format(switchNs, digits: 2)) | \(format(allocations, digits: 3)) |"
             if counted {
-                row += " \(instructionCell("statechart/\(entry.name)")) | \(instructionCell("baseline/\(entry.name)")) |"
+                row +=
+                    " \(instructionCell("statechart/\(entry.name)")) | \(instructionCell("baseline/\(entry.name)")) |"
             }
             lines.append(row)
         }
@@ -123,13 +125,16 @@ struct BenchmarkReport {
         // Each live row as a ratio to the bare machine of the same chart in the same run; the
         // actor's to the bare machine plus an empty actor call, its cost of reaching an actor.
         let liveCharts: [(name: String, label: String, bare: String)] = [
-            ("toggle", "two-state toggle", "bare/toggle"), ("hierarchy", "leaves 5 levels deep", "statechart/hierarchy-5"),
+            ("toggle", "two-state toggle", "bare/toggle"),
+            ("hierarchy", "leaves 5 levels deep", "statechart/hierarchy-5"),
         ]
         var liveLines: [String] = []
         let emptyActor = median("baseline/empty-actor", "wallClock").map { $0 / eventsPerIteration }
         for chart in liveCharts {
             guard let bare = median(chart.bare, "wallClock").map({ $0 / eventsPerIteration }) else { continue }
-            func row(_ label: String, _ name: String, reference: Double?, referenceInstructions: Double?, limit: Double?) {
+            func row(
+                _ label: String, _ name: String, reference: Double?, referenceInstructions: Double?, limit: Double?
+            ) {
                 guard let time = median(name, "wallClock").map({ $0 / eventsPerIteration }) else { return }
                 let allocations = (median(name, "mallocCountTotal") ?? 0) / eventsPerIteration
                 let ratio = reference.map { time / $0 }
@@ -137,23 +142,34 @@ struct BenchmarkReport {
                     label, format(time, digits: 2), ratio.map { format($0, digits: 2) + "x" } ?? "—",
                     limit.map { "≤ \(format($0))x" } ?? "—", format(allocations, digits: 3),
                 ]
+                var instructionRatio: Double?
                 if counted {
                     cells.append(instructionCell(name))
                     if let mine = instructions[name], let theirs = referenceInstructions {
+                        instructionRatio = mine / theirs
                         cells.append(format(mine / theirs, digits: 2) + "x")
                     } else {
                         cells.append("—")
                     }
                 }
                 liveLines.append("| " + cells.joined(separator: " | ") + " |")
-                if let limit, let ratio {
-                    outcomes.append(("\(label) ≤ \(format(limit))x", ratio <= limit))
+                // Wall-clock ratios of a few tens of nanoseconds move by tens of percent between
+                // runs on a shared machine; instruction counts do not. The target is checked on
+                // them when they were counted.
+                if let limit, let instructionRatio {
+                    outcomes.append(("\(label) ≤ \(format(limit))x (instructions)", instructionRatio <= limit))
+                } else if let limit, let ratio {
+                    outcomes.append(("\(label) ≤ \(format(limit))x (time)", ratio <= limit))
                 }
             }
             let bareInstructions = instructions[chart.bare]
             let actorReference = emptyActor.map { bare + $0 }
-            let actorInstructions = bareInstructions.flatMap { bare in instructions["baseline/empty-actor"].map { bare + $0 } }
-            row("`StateMachine.send`, \(chart.label)", chart.bare, reference: nil, referenceInstructions: nil, limit: nil)
+            let actorInstructions = bareInstructions.flatMap { bare in
+                instructions["baseline/empty-actor"].map { bare + $0 }
+            }
+            row(
+                "`StateMachine.send`, \(chart.label)", chart.bare, reference: nil, referenceInstructions: nil,
+                limit: nil)
             row(
                 "`IsolatedStatechart.send`, \(chart.label)", "live/\(chart.name)", reference: bare,
                 referenceInstructions: bareInstructions, limit: 2)
@@ -178,7 +194,9 @@ struct BenchmarkReport {
             if let emptyActor {
                 var note =
                     "\nRatios: `IsolatedStatechart` to `StateMachine.send` of the same chart; `StatechartActor` to `StateMachine.send` plus an empty actor call from another task (\(format(emptyActor, digits: 2)) ns"
-                if let count = instructions["baseline/empty-actor"] { note += ", \(String(format: "%.0f", count)) instructions" }
+                if let count = instructions["baseline/empty-actor"] {
+                    note += ", \(String(format: "%.0f", count)) instructions"
+                }
                 lines.append(note + ").")
             }
         }

@@ -177,7 +177,9 @@ func measureBytes(_ count: Int) async throws {
     for _ in 0..<count { tickers.append(StatechartActor(chart, context: 0)) }
     let made = heapBytes()
     for ticker in tickers { try await ticker.start() }
-    print("ticker made:", (made - base) / count, "bytes; started with a timeout armed:", (heapBytes() - made) / count, "more bytes")
+    print(
+        "ticker made:", (made - base) / count, "bytes; started with a timeout armed:", (heapBytes() - made) / count,
+        "more bytes")
     withExtendedLifetime((actors, tickers)) {}
 }
 

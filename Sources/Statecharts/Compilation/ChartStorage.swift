@@ -1,6 +1,7 @@
 /// A compiled chart: its layout plus the user's states and closures. Shared, never mutated.
 @usableFromInline
-final class ChartStorage<State: Hashable, Event: StatechartEvent, Context>: @unchecked Sendable where Event.Kind: Hashable {
+final class ChartStorage<State: Hashable, Event: StatechartEvent, Context>: @unchecked Sendable
+where Event.Kind: Hashable {
     @usableFromInline typealias Action = StoredAction<State, Event, Context>
     @usableFromInline typealias Guard = StoredGuard<State, Event, Context>
     @usableFromInline typealias DoneDataMaker = StoredDoneData<State, Event, Context>
@@ -48,7 +49,8 @@ final class ChartStorage<State: Hashable, Event: StatechartEvent, Context>: @unc
     @usableFromInline let liveHooks = LiveHooks()
 
     init(
-        scopeOperations: ScopeOperations<State, Event, Context>, layout: ChartLayout, kindMap: EventKindMap<Event>, states: [State?], stateIndices: [State: Int32],
+        scopeOperations: ScopeOperations<State, Event, Context>, layout: ChartLayout, kindMap: EventKindMap<Event>,
+        states: [State?], stateIndices: [State: Int32],
         actions: [Action], guards: [Guard], doneDataMakers: [DoneDataMaker],
         stateData: [StateDataDefinition<State, Event, Context>], name: String, stateNames: [String],
         stateLocations: [SourcePosition?], transitionLocations: [SourcePosition?], userKinds: [Event.Kind?],
@@ -91,4 +93,3 @@ final class ChartStorage<State: Hashable, Event: StatechartEvent, Context>: @unc
         guardTable.deallocate()
     }
 }
-

@@ -5,7 +5,7 @@
 /// specifies, the machine raises the internal event `error.execution` and goes on.
 public typealias StatechartAction<State: Hashable, Event: StatechartEvent, Context> =
     @Sendable (inout Scope<State, Event, Context>) throws -> Void
-    where Event.Kind: Hashable
+where Event.Kind: Hashable
 
 /// A guard: a condition a transition needs to be taken.
 ///
@@ -13,7 +13,7 @@ public typealias StatechartAction<State: Hashable, Event: StatechartEvent, Conte
 /// and the machine raises `error.execution`.
 public typealias StatechartGuard<State: Hashable, Event: StatechartEvent, Context> =
     @Sendable (borrowing Scope<State, Event, Context>) throws -> Bool
-    where Event.Kind: Hashable
+where Event.Kind: Hashable
 
 /// One part of a chart's definition: a state, a transition, an action, and so on.
 ///
@@ -219,13 +219,16 @@ extension ChartElement {
 
 extension ChartElement: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
 
-extension ChartElement.Content: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+extension ChartElement.Content: Sendable
+where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
 
 extension NodeDefinition: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
 
-extension TransitionDefinition: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+extension TransitionDefinition: Sendable
+where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
 
-extension StateDataDefinition: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+extension StateDataDefinition: Sendable
+where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
 
 extension TransitionTrigger: Sendable where Kind: Sendable {}
 

@@ -50,7 +50,7 @@ public struct Invoke<State: Hashable, Event: StatechartEvent, Context> where Eve
 /// each external event while it runs (see ``ChartElement/invoke(id:work:onError:onStart:beforeExternalEvent:location:)``).
 public typealias InvocationHook<State: Hashable, Event: StatechartEvent, Context> =
     @Sendable (inout Scope<State, Event, Context>, InvocationID) throws -> Void
-    where Event.Kind: Hashable
+where Event.Kind: Hashable
 
 /// One ``Invoke`` of a chart.
 @usableFromInline
@@ -95,4 +95,5 @@ extension ChartElement {
 
 extension Invoke: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
 
-extension InvocationDefinition: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+extension InvocationDefinition: Sendable
+where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

@@ -466,7 +466,9 @@ private func equality<Known: Equatable, Value>(_ known: Known.Type, as type: Val
         withUnsafePointer(to: first) { firstPointer in
             withUnsafePointer(to: second) { secondPointer in
                 firstPointer.withMemoryRebound(to: Known.self, capacity: 1) { left in
-                    secondPointer.withMemoryRebound(to: Known.self, capacity: 1) { right in left.pointee == right.pointee }
+                    secondPointer.withMemoryRebound(to: Known.self, capacity: 1) { right in
+                        left.pointee == right.pointee
+                    }
                 }
             }
         }

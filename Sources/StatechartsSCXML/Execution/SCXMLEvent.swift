@@ -4,7 +4,9 @@ import Statecharts
 ///
 /// Charts read from documents use it as their event type; its kind is its name, so transitions
 /// match it by SCXML descriptors.
-public struct SCXMLEvent: StatechartEvent, Sendable, Hashable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct SCXMLEvent: StatechartEvent, Sendable, Hashable, Codable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
     /// The event's name, such as `"t"` or `"error.execution"`.
     public var name: String
     /// Who raised it (SCXML's `_event.type`).
