@@ -170,8 +170,8 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
         return ""
     }
 
-    /// The records (history, state data, done data, invocations), created on first use and made
-    /// unique before a change, with the extras that hold them.
+    /// The annex (queued events, history, state data, done data, invocations), created on first use
+    /// and made unique before a change, with the extras that hold it.
     @inlinable
     mutating func mutableAnnex() -> MachineAnnex<Event> {
         let storage = mutableExtras()

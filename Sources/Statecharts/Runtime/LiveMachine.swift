@@ -159,6 +159,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         var copy = machine
         copy.liveWheel = nil
         copy.liveOrigin = 0
+        copy.liveFlags = 0
         copy.timeIsStale = false
         return copy
     }
