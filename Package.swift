@@ -9,6 +9,12 @@ let package = Package(
         .library(name: "StatechartsSCXML", targets: ["StatechartsSCXML"]),
         // SCXML's ECMAScript data model on JavaScriptCore (with the trait ECMAScript, on by default).
         .library(name: "StatechartsECMAScript", targets: ["StatechartsECMAScript"]),
+        // SCXML's Basic HTTP Event I/O Processor: a server on Hummingbird, a client on
+        // async-http-client. A separate product: an app that does not use it builds neither.
+        .library(name: "StatechartsHTTP", targets: ["StatechartsHTTP"]),
+        // What tests, fuzzers and the tool share: the conformance runner, random charts, the
+        // data models of this build.
+        .library(name: "StatechartsTesting", targets: ["StatechartsTesting"]),
         .executable(name: "statechart", targets: ["statechart"]),
         // The commands of the tool, for tests and the fuzz targets in Fuzz/.
         .library(name: "StatechartTool", targets: ["StatechartTool"]),
@@ -27,13 +33,23 @@ let package = Package(
                 the Debian package libjavascriptcoregtk-4.1-dev on Linux. Without it, the library and the \
                 tool build with no JavaScriptCore and run documents of the null data model.
                 """),
-        .default(enabledTraits: ["ECMAScript"]),
+        .trait(
+            name: "HTTP",
+            description: """
+                The Basic HTTP Event I/O Processor in the `statechart` tool (`run --http`, `repl --http`, and \
+                the optional W3C tests of `test`). The product StatechartsHTTP is there either way; without \
+                this trait the tool builds without SwiftNIO.
+                """),
+        .default(enabledTraits: ["ECMAScript", "HTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // StatechartsLogging only: the core library depends on nothing.
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // StatechartsHTTP only: the Basic HTTP Event I/O Processor's server and client.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
         // Tests only: a clock the runtime tests advance by hand.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
         // Tests only: property checks with shrinking.
@@ -64,16 +80,33 @@ let package = Package(
         .target(
             name: "StatechartsLogging",
             dependencies: ["Statecharts", .product(name: "Logging", package: "swift-log")]),
+        // SCXML's Basic HTTP Event I/O Processor, on loopback by default.
+        .target(
+            name: "StatechartsHTTP",
+            dependencies: [
+                "Statecharts", "StatechartsSCXML", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        // The conformance runner, random charts and the data models of this build, for the tests,
+        // the fuzz targets and the tool.
+        .target(
+            name: "StatechartsTesting",
+            dependencies: [
+                "Statecharts", "StatechartsSCXML",
+                .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
+            ]),
         // The commands of the `statechart` tool, as a library the tests call.
         .target(
             name: "StatechartTool",
             dependencies: [
-                "Statecharts", "StatechartsSCXML",
-                .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
+                "Statecharts", "StatechartsSCXML", "StatechartsTesting",
+                .target(name: "StatechartsHTTP", condition: .when(traits: ["HTTP"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "statechart", dependencies: ["StatechartTool"]),
+        .executableTarget(
+            name: "statechart",
+            dependencies: ["StatechartTool", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The Bluetooth LE connection kit: platform-free, against a protocol that mirrors CoreBluetooth.
         .target(name: "BluetoothConnection", dependencies: ["Statecharts"]),
         // The seed machines as runnable examples, each with tests and an article.

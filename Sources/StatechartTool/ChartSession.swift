@@ -2,15 +2,15 @@ import Foundation
 import Statecharts
 import StatechartsSCXML
 
-/// A machine of a chart driven step by step on a virtual clock, for `run` and `repl`.
+/// A document run step by step on a virtual clock, for `run` and `repl`: an ``SCXMLSession``, as
+/// the library and `statechart test` run it, with the sessions it invokes.
 struct ChartSession {
     let source: ChartSource
-    var machine: StateMachine<String, SCXMLEvent, SCXMLSession>
-    /// What `<log>` elements wrote during the last step.
-    let logs = LogBuffer()
-    var recorder = MachineRecorder<String, SCXMLEvent>()
+    var session: SCXMLSession
     /// The event names the chart knows.
     let eventNames: [String]
+    /// How long to wait, in real time, for events on their way through event I/O processors.
+    let eventWaitLimit: Duration
 
     /// What a step did.
     struct Outcome: Encodable {
@@ -22,37 +22,48 @@ struct ChartSession {
         var active: [String]
         /// Every active state after it.
         var configuration: [String]
-        /// The machine's time after it, in seconds.
+        /// The active atomic states of each invoked session running after it, by session identifier.
+        var invoked: [String: [String]]
+        /// The session's time after it, in seconds.
         var time: Double
         /// `running` or `finished`.
         var status: String
-        /// The microsteps taken.
+        /// The top session's microsteps.
         var microsteps: [String]
-        /// What `<log>` elements wrote.
+        /// What `<log>` elements wrote, in every session.
         var logs: [String]
     }
 
-    init(source: ChartSource) {
+    init(source: ChartSource, eventProcessors: [any SCXMLEventProcessor] = [], eventWaitLimit: Duration = .seconds(5)) {
         self.source = source
-        let logs = logs
-        machine = source.chart.makeMachine(sessionID: "statechart", log: { record in logs.append("\(record)") })
+        self.eventWaitLimit = eventWaitLimit
+        session = SCXMLSession(
+            chart: source.chart,
+            options: .init(
+                sessionID: "statechart", dataModels: source.dataModels, eventProcessors: eventProcessors,
+                recordsMicrosteps: true))
         eventNames = source.chart.statechart.eventNames
     }
 
-    /// Starts the machine.
-    mutating func start() throws -> Outcome {
+    /// Problems that the session found before it started, such as a `<send>` through an event
+    /// I/O processor it was not given.
+    var warnings: [SCXMLDiagnostic] { session.problems }
+
+    /// Starts the session.
+    mutating func start() async throws -> Outcome {
         do {
-            try machine.start(observer: &recorder)
+            var step = try session.start()
+            step.merge(try await session.settle(upTo: eventWaitLimit))
+            return outcome("start", step)
         } catch {
             throw CommandError("\(error)")
         }
-        return outcome("start", handled: nil)
     }
 
     /// Takes one step.
     ///
     /// - Throws: ``CommandError`` for an event the chart does not know, or a step that loops.
-    mutating func take(_ step: Step) throws -> Outcome {
+    mutating func take(_ step: Step) async throws -> Outcome {
         do {
             switch step {
             case .event(let name):
@@ -60,11 +71,13 @@ struct ChartSession {
                     throw CommandError(
                         "the chart has no event '\(name)'; its events are \(eventNames.joined(separator: ", "))")
                 }
-                let handled = try machine.send(SCXMLEvent(name), observer: &recorder)
-                return outcome(step.label, handled: handled)
+                var result = try session.send(SCXMLEvent(name))
+                result.merge(try await session.settle(upTo: eventWaitLimit))
+                return outcome(step.label, result)
             case .wait(let duration, _):
-                try machine.advance(by: duration, observer: &recorder)
-                return outcome(step.label, handled: nil)
+                var result = try session.advance(by: duration)
+                result.merge(try await session.settle(upTo: eventWaitLimit))
+                return outcome(step.label, result)
             }
         } catch let error as MachineError<String, SCXMLEvent> {
             throw CommandError("\(error)")
@@ -84,29 +97,26 @@ struct ChartSession {
     }
 
     /// The events some transition of the active states (or their ancestors) takes now.
-    var eventsHandledNow: [String] { machine.handledEventNames }
+    var eventsHandledNow: [String] { session.machine.handledEventNames }
 
-    private mutating func outcome(_ step: String, handled: Bool?) -> Outcome {
-        defer { recorder = MachineRecorder() }
+    private func outcome(_ label: String, _ step: SCXMLStep) -> Outcome {
+        let now = session.now.components
+        var invoked: [String: [String]] = [:]
+        for id in session.childSessionIDs { invoked[id] = session.activeStates(ofSession: id) }
         return Outcome(
-            step: step, handled: handled, active: machine.activeStates, configuration: machine.configuration,
-            time: Double(machine.now.components.seconds) + Double(machine.now.components.attoseconds) / 1e18,
-            status: machine.status.rawValue, microsteps: recorder.microsteps.map { "\($0)" }, logs: logs.take())
+            step: label, handled: step.handled, active: session.activeStates, configuration: session.configuration,
+            invoked: invoked, time: Double(now.seconds) + Double(now.attoseconds) / 1e18,
+            status: session.status.rawValue, microsteps: step.microsteps.map { "\($0)" },
+            logs: step.logs.map { record in
+                record.sessionID == session.sessionID ? "\(record)" : "[\(record.sessionID)] \(record)"
+            })
     }
 }
 
-/// Collects `<log>` output between steps.
-final class LogBuffer: @unchecked Sendable {
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-
-    func take() -> [String] {
-        lock.withLock {
-            defer { lines.removeAll() }
-            return lines
-        }
+extension SCXMLStep {
+    /// Adds what a later call did.
+    mutating func merge(_ other: SCXMLStep) {
+        microsteps += other.microsteps
+        logs += other.logs
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Statecharts
 import StatechartsSCXML
+import StatechartsTesting
 
 /// The chart a command works on: an SCXML file, or the bundled media player when none is given.
 struct ChartSource {
@@ -11,6 +12,9 @@ struct ChartSource {
     /// Whether it is the bundled chart.
     var isBundled: Bool
 
+    /// The data models its invoked documents may use: those of this build.
+    var dataModels: [any SCXMLDataModel.Type] { BuiltDataModels.all }
+
     /// Loads `path`, or the bundled media player for `nil`.
     ///
     /// - Throws: ``CommandError`` with one line: the file does not exist, or the document's
@@ -19,7 +23,7 @@ struct ChartSource {
         guard let path else {
             do {
                 let chart = try SCXMLChart.load(
-                    BundledCharts.mediaPlayer, file: BundledCharts.mediaPlayerFile, dataModels: ToolDataModels.all)
+                    BundledCharts.mediaPlayer, file: BundledCharts.mediaPlayerFile, dataModels: BuiltDataModels.all)
                 return ChartSource(chart: chart, name: BundledCharts.mediaPlayerFile, isBundled: true)
             } catch {
                 throw CommandError("the bundled chart cannot be read: \(error.description)")
@@ -36,7 +40,7 @@ struct ChartSource {
         do {
             // Positions are reported against the path as given.
             return ChartSource(
-                chart: try SCXMLChart.load(data, file: path, dataModels: ToolDataModels.all), name: path,
+                chart: try SCXMLChart.load(data, file: path, dataModels: BuiltDataModels.all), name: path,
                 isBundled: false)
         } catch {
             throw CommandError(error.description)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Statecharts
 import StatechartsSCXML
+import StatechartsTesting
 
 /// `statechart differential`: runs random charts here and in a reference interpreter, and compares
 /// the configurations after every event.
@@ -154,15 +155,15 @@ public struct DifferentialCommand: ParsableCommand {
     /// The configuration after the start and after each event, here.
     static func runHere(_ text: String, _ run: [(name: String, after: Int)]) throws -> [OracleLine] {
         let chart = try SCXMLChart.load(text, file: "random.scxml")
-        var machine = chart.makeMachine(sessionID: "differential")
-        try machine.start()
+        var session = SCXMLSession(chart: chart, options: .init(sessionID: "differential"))
+        try session.start()
         func line() -> OracleLine {
-            OracleLine(configuration: machine.configuration.sorted(), done: machine.status == .finished)
+            OracleLine(configuration: session.configuration.sorted(), done: session.status == .finished)
         }
         var lines = [line()]
         for step in run {
-            if machine.status == .running && step.after > 0 { try machine.advance(by: .milliseconds(step.after)) }
-            if machine.status == .running { try machine.send(SCXMLEvent(step.name)) }
+            if session.status == .running && step.after > 0 { try session.advance(by: .milliseconds(step.after)) }
+            if session.status == .running { try session.send(SCXMLEvent(step.name)) }
             lines.append(line())
         }
         return lines

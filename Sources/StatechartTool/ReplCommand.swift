@@ -3,8 +3,9 @@ import Foundation
 import Statecharts
 import StatechartsSCXML
 
-/// `statechart repl [CHART]`: sends events typed at a prompt and shows where the machine is.
-public struct ReplCommand: ParsableCommand {
+/// `statechart repl [CHART] [--http]`: sends events typed at a prompt to a session of the document
+/// and shows where it is.
+public struct ReplCommand: AsyncParsableCommand {
     /// The command's description.
     public static let configuration = CommandConfiguration(
         commandName: "repl",
@@ -20,16 +21,33 @@ public struct ReplCommand: ParsableCommand {
     @Argument(help: "An SCXML document; the bundled media player when omitted.")
     public var chart: String?
 
+    /// Whether to give the document the Basic HTTP Event I/O Processor.
+    @Flag(help: "Give the document the Basic HTTP Event I/O Processor, on loopback (see `statechart run --help`).")
+    public var http = false
+
     /// A command ready to parse.
     public init() {}
 
     /// Reads lines until `quit` or the end of input.
-    public func run() throws {
+    public func run() async throws {
         let source = try ChartSource.load(chart)
         source.printWarnings()
-        var session = ChartSession(source: source)
+        let processors = try await EventProcessorSetup.start(http: http)
+        var session = ChartSession(source: source, eventProcessors: processors.processors)
+        for warning in session.warnings { printToStandardError("\(warning)") }
         emit("\(source.name): events are \(session.eventNames.joined(separator: ", ")). Type help for commands.")
-        show(try session.start(), session)
+        do {
+            show(try await session.start(), session)
+            try await converse(with: &session)
+        } catch {
+            await processors.stop()
+            throw error
+        }
+        await processors.stop()
+    }
+
+    /// Reads lines and answers them until `quit` or the end of input.
+    func converse(with session: inout ChartSession) async throws {
         prompt()
         while let line = readLine() {
             let text = line.trimmingCharacters(in: .whitespaces)
@@ -41,14 +59,18 @@ public struct ReplCommand: ParsableCommand {
             case "help":
                 emit("an event name sends it; wait 5s lets time pass; states shows every active state; quit leaves")
             case "states":
-                emit("configuration: [\(session.machine.configuration.joined(separator: ", "))]")
+                emit("configuration: [\(session.session.configuration.joined(separator: ", "))]")
+                for id in session.session.childSessionIDs {
+                    let states = session.session.machine(ofSession: id)?.configuration ?? []
+                    emit("  invoked \(id): [\(states.joined(separator: ", "))]")
+                }
             default:
-                if session.machine.status == .finished {
+                if session.session.status == .finished {
                     emit("the machine has finished; quit to leave")
                     break
                 }
                 do {
-                    show(try session.take(Step(parsing: text)), session)
+                    show(try await session.take(Step(parsing: text)), session)
                 } catch let error as CommandError {
                     emit("error: \(error.description)")
                 }
@@ -60,9 +82,8 @@ public struct ReplCommand: ParsableCommand {
 
     func show(_ outcome: ChartSession.Outcome, _ session: ChartSession) {
         for line in outcome.logs { emit("  log \(line)") }
-        let step = outcome.handled == false ? "\(outcome.step) (not handled)" : outcome.step
-        emit("\(step) → [\(outcome.active.joined(separator: ", "))]")
-        if session.machine.status == .finished {
+        emit(RunCommand.line(outcome))
+        if session.session.status == .finished {
             emit("finished")
         } else {
             emit("  events now: \(session.eventsHandledNow.joined(separator: ", "))")

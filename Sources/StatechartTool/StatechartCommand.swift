@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The `statechart` command: check, run and test statecharts written in SCXML.
-public struct StatechartCommand: ParsableCommand {
+public struct StatechartCommand: AsyncParsableCommand {
     /// The command's description and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "statechart",

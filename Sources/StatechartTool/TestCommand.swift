@@ -1,17 +1,23 @@
 import ArgumentParser
 import Foundation
+import StatechartsTesting
 
 /// `statechart test PATH...`: runs conformance tests.
-public struct TestCommand: ParsableCommand {
+public struct TestCommand: AsyncParsableCommand {
     /// The command's description.
     public static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Run SCION and W3C conformance tests on a virtual clock.",
         discussion: """
             PATH is an .scxml file or a folder searched for them. A chart with a JSON file of the same \
-            name is a SCION test (expected configurations after each event); any other chart is a W3C \
-            test, which passes when it reaches its top-level <final id="pass">. In a folder with a \
-            categories.tsv (the W3C suite), that table says which charts are tests.
+            name is a SCION test (expected configurations after each event); a chart with a top-level \
+            <final id="pass"> is a W3C test, which passes when it reaches it; other charts are documents \
+            that tests invoke. In a folder with a categories.tsv (the W3C suite), that table says which \
+            charts are tests and which are mandatory or optional. Each test runs in a session as `run` and \
+            the library run it; the sessions get the Basic HTTP Event I/O Processor, on loopback, for the \
+            W3C tests of it. A mandatory test is never skipped; an optional one is skipped only for a \
+            feature this build lacks, and a test whose file this copy of the suite lacks is reported as \
+            absent. The totals of mandatory and optional tests are printed on lines of their own.
             """)
 
     /// The files and folders to test.
@@ -37,8 +43,12 @@ public struct TestCommand: ParsableCommand {
     /// A command ready to parse.
     public init() {}
 
+    /// Whether to leave the Basic HTTP Event I/O Processor out.
+    @Flag(help: "Run without the Basic HTTP Event I/O Processor: the tests that need it are skipped.")
+    public var noHttp = false
+
     /// Runs the tests and prints the results; fails when a test failed.
-    public func run() throws {
+    public func run() async throws {
         var tests: [ConformanceTest] = []
         for path in paths {
             do {
@@ -51,10 +61,15 @@ public struct TestCommand: ParsableCommand {
         runner.archivesEveryStep = archiveEveryStep
         if log {
             runner.log = { record in
-                printToStandardError("  log \(record) (\(ConformanceRunner.shortLocation(record.location)))")
+                let place = record.location.map { " (\(ConformanceRunner.shortLocation($0)))" } ?? ""
+                printToStandardError("  log \(record)\(place)")
             }
         }
-        let report = ConformanceReport(results: runner.run(tests))
+        let processors = try await EventProcessorSetup.start(http: !noHttp && EventProcessorSetup.hasHTTP)
+        runner.eventProcessors = processors.processors
+        let results = await runner.run(tests)
+        await processors.stop()
+        let report = ConformanceReport(results: results)
         print(json ? report.json : report.text)
         if report.summary.failed > 0 { throw ExitCode.failure }
     }

@@ -61,13 +61,10 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
     /// Every feature is supported.
     public static func problem(with feature: SCXMLFeature) -> String? { nil }
 
-    /// XML inside `<data>` or a `<content>` of `<send>` or `<donedata>` would be a DOM in this
-    /// model, which it does not provide. (XML inside `<assign>` is kept as its text, which an
+    /// Every inline content can be used: XML inside `<data>` or the `<content>` of a `<send>` or
+    /// `<donedata>` is a DOM (SCXML B.2.2). (XML inside `<assign>` is kept as its text, which an
     /// `<invoke>`'s `<content expr>` can run as a document.)
-    public static func problem(with content: SCXMLInlineContent) -> String? {
-        guard case .markup = content else { return nil }
-        return "XML content as a DOM object is not supported by the ECMAScript data model here"
-    }
+    public static func problem(with content: SCXMLInlineContent) -> String? { nil }
 
     // MARK: - System variables
 
@@ -77,9 +74,8 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
         engine.setGlobal(
             "_name", session.name.map { engine.makeValue(.string($0)) } ?? JSValueMakeUndefined(engine.context),
             readOnly: true, hidden: true)
-        let location: SCXMLValue = .object(["location": .string("#_scxml_\(session.id)")])
         let processors = engine.makeValue(
-            .object(["http://www.w3.org/TR/scxml/#SCXMLEventProcessor": location, "scxml": location]))
+            .object(session.processorLocations.mapValues { .object(["location": .string($0)]) }))
         if let object = JSValueToObject(engine.context, processors, nil), let freeze = Self.freeze(in: engine) {
             _ = try? engine.call(freeze, [object], at: SourcePosition(file: "statecharts", line: 1, column: 1))
         }
@@ -114,6 +110,7 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
         set("origintype", event.originType.map { engine.makeValue(.string($0)) })
         set("invokeid", event.invokeID.map { engine.makeValue(.string($0)) })
         set("data", event.data.map { engine.makeValue($0) })
+        set("raw", event.raw.map { engine.makeValue(.string($0)) })
         guard let binder = engine.eventBinder else { return }
         _ = try? engine.call(binder, [object], at: SourcePosition(file: "statecharts", line: 1, column: 1))
     }
@@ -157,25 +154,35 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
         engine.setGlobal(data.id, value)
     }
 
-    /// Inline content as a value (SCXML B.2.2): JSON when it is JSON, otherwise the text as a
-    /// string with its white space normalised.
+    /// Inline content as a value (SCXML B.2.2): a DOM when it is XML, JSON's value when it is
+    /// JSON, otherwise the text as a string with its white space normalised.
     func contentValue(
         _ content: SCXMLInlineContent, at location: SourcePosition, markupAsText: Bool = false
     ) throws -> JSValueRef {
         if case .markup(let markup) = content {
             if markupAsText { return engine.makeValue(.string(markup)) }
-            throw SCXMLEvaluationError(Self.problem(with: content) ?? "XML content is not supported", at: location)
+            guard let dom = engine.makeDOM(markup) else {
+                throw SCXMLEvaluationError("the XML content is not well-formed", at: location)
+            }
+            return dom
         }
         let text = content.string
         if let parsed = engine.parseJSON(text) { return parsed }
+        if !markupAsText, let dom = engine.makeDOM(text) { return dom }
         let normalized = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         return engine.makeValue(.string(normalized))
     }
 
-    /// Inline content sent as event data or done data: JSON as its value, other text as a
-    /// string with its white space normalised.
+    /// Inline content sent as event data or done data: XML as XML content (a DOM for the
+    /// receiver), JSON as its value, other text as a string with its white space normalised.
     public mutating func value(of content: SCXMLInlineContent, at location: SourcePosition) throws -> SCXMLValue {
-        try engine.scxmlValue(try contentValue(content, at: location), at: location)
+        if case .markup(let markup) = content {
+            guard SCXMLMarkup.parse(markup) != nil else {
+                throw SCXMLEvaluationError("the XML content is not well-formed", at: location)
+            }
+            return .xml(markup)
+        }
+        return try engine.scxmlValue(try contentValue(content, at: location), at: location)
     }
 
     /// Runs `<assign>`: the location must exist and must not be a system variable.

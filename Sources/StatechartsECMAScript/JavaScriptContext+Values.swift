@@ -20,6 +20,8 @@ extension JavaScriptContext {
             return JSValueMakeString(context, string)
         case .array, .object:
             return parseJSON(value.json) ?? JSValueMakeNull(context)
+        case .xml(let markup):
+            return makeDOM(markup) ?? makeValue(.string(markup))
         }
     }
 
@@ -56,6 +58,7 @@ extension JavaScriptContext {
             {
                 throw SCXMLEvaluationError("a function is not a data value", at: location)
             }
+            if let markup = markup(ofDOM: value) { return .xml(markup) }
             guard let text = json(value), let converted = SCXMLValue(json: text) else {
                 throw SCXMLEvaluationError(
                     "the value '\(string(value))' cannot be written as data (JSON)", at: location)

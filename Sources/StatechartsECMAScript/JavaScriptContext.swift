@@ -25,6 +25,8 @@ final class JavaScriptContext: @unchecked Sendable {
     /// Binds `_event`: a read-only global, `undefined` until the first event, which scripts cannot
     /// assign and only this function changes.
     private(set) var eventBinder: JSObjectRef?
+    /// The DOM's builder and serializer, made the first time XML content is used.
+    private var domHelperObject: JSObjectRef?
 
     /// The message JavaScriptCore gives a script it stopped.
     static let terminationMessage = "JavaScript execution terminated."
@@ -177,6 +179,13 @@ final class JavaScriptContext: @unchecked Sendable {
         JSValueProtect(context, object)
         protectedValues.append(object)
         return object
+    }
+
+    /// The DOM's builder and serializer (see ``makeDOM(_:)``).
+    func domHelpers() -> JSObjectRef? {
+        if let domHelperObject { return domHelperObject }
+        domHelperObject = makeFunction(Self.domSource)
+        return domHelperObject
     }
 
     // MARK: - In()

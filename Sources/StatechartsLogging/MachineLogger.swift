@@ -48,6 +48,10 @@ public struct MachineLogger: Sendable {
         public var failedAction: Logger.Level = .error
         /// Processing nobody awaited that failed (a timer's, an invocation's result): `error`.
         public var failure: Logger.Level = .error
+        /// A message an action wrote (`Scope.log`, SCXML's `<log>`): `info`.
+        public var log: Logger.Level = .info
+        /// An event sent out that could not be delivered: `warning`.
+        public var undelivered: Logger.Level = .warning
 
         /// The default levels.
         public init() {}
@@ -89,6 +93,17 @@ public struct MachineLogger: Sendable {
             write(levels.invocation, "started \(name ?? "invocation") (\(id))", metadata)
         case .invocationCancelled(let id):
             write(levels.invocation, "cancelled \(id)", ["invocation": .string("\(id.rawValue)")])
+        case .log(let record):
+            var metadata: Logger.Metadata = [:]
+            if let label = record.label { metadata["label"] = .string(label) }
+            if let location = record.location { metadata["location"] = .string("\(location)") }
+            write(levels.log, record.description, metadata)
+        case .undelivered(let outgoing, let reason):
+            var metadata: Logger.Metadata = [
+                "event": .string("\(outgoing.event)"), "target": .string(outgoing.target), "reason": .string(reason),
+            ]
+            if let location = outgoing.location { metadata["location"] = .string("\(location)") }
+            write(levels.undelivered, "could not send \(outgoing.event) to \(outgoing.target): \(reason)", metadata)
         case .failed(let error):
             write(
                 levels.failure, "processing failed: \(Self.describe(error))", ["error": .string(Self.describe(error))])

@@ -16,10 +16,11 @@
 /// after a chart gains states; restoring checks it against the chart and fails with a
 /// ``MachineArchiveError`` when it does not fit.
 ///
-/// Two things are not stored. Invocations (``Invoke``) are work in progress, not state: a
-/// restored machine starts the invocations of its active states afresh. And the done data of a
-/// finished machine (``StateMachine/result``) has no declared type to be decoded as; a restored
-/// finished machine has no result.
+/// Invocations (``Invoke``) are work in progress, not state: the archive records which were
+/// running, and a restored machine starts the invocations of its active states afresh, unless the
+/// runtime that restores it kept what they run (``InvocationRestoration/resume``: an SCXML session
+/// restores its child sessions). The done data of a finished machine (``StateMachine/result``) has
+/// no declared type to be decoded as; a restored finished machine has no result.
 public struct MachineArchive<
     State: Hashable & Codable, Event: StatechartEvent & Codable, Context: Codable
 >: Codable where Event.Kind: Hashable {
@@ -44,6 +45,28 @@ public struct MachineArchive<
     public var stateData: [StateDataRecord]
     /// The pending timers, in the order they fall due.
     public var timers: [PendingTimerRecord]
+    /// The invocations that were running, oldest first; `nil` in archives written before they
+    /// were recorded.
+    public var invocations: [InvocationRecord]?
+    /// The number the machine's next invocation gets.
+    public var nextInvocation: UInt64?
+
+    /// One invocation that was running.
+    public struct InvocationRecord: Codable, Hashable {
+        /// Its identifier.
+        public var id: InvocationID
+        /// The state it belongs to.
+        public var state: State
+        /// Which of the state's invocations it is, in document order, from 0.
+        public var index: Int
+
+        /// A record from its parts.
+        public init(id: InvocationID, state: State, index: Int) {
+            self.id = id
+            self.state = state
+            self.index = index
+        }
+    }
 
     /// What one history state has recorded.
     public struct HistoryRecord: Codable, Hashable {
@@ -102,7 +125,8 @@ public struct MachineArchive<
     /// ``StateMachine/archive()``.
     public init(
         version: Int = Self.currentVersion, chart: String, status: MachineStatus, time: Int64, configuration: [State],
-        history: [HistoryRecord], context: Context, stateData: [StateDataRecord], timers: [PendingTimerRecord]
+        history: [HistoryRecord], context: Context, stateData: [StateDataRecord], timers: [PendingTimerRecord],
+        invocations: [InvocationRecord]? = nil, nextInvocation: UInt64? = nil
     ) {
         self.version = version
         self.chart = chart
@@ -113,7 +137,20 @@ public struct MachineArchive<
         self.context = context
         self.stateData = stateData
         self.timers = timers
+        self.invocations = invocations
+        self.nextInvocation = nextInvocation
     }
+}
+
+/// What a restored machine does with the invocations its archive says were running.
+public enum InvocationRestoration: Sendable, Hashable {
+    /// Start the invocations of the active states afresh, with new identifiers: their work was
+    /// lost with the process that ran it.
+    case restart
+    /// Mark the archived invocations as running, with their identifiers, and start none: for a
+    /// runtime that kept what they run and reattaches it (an SCXML session restores its child
+    /// sessions this way).
+    case resume
 }
 
 extension MachineArchive: Equatable where Context: Equatable, Event: Equatable {}
@@ -125,6 +162,8 @@ extension MachineArchive: Sendable where State: Sendable, Event: Sendable, Conte
 extension MachineArchive.HistoryRecord: Sendable where State: Sendable {}
 
 extension MachineArchive.StateDataRecord: Sendable where State: Sendable {}
+
+extension MachineArchive.InvocationRecord: Sendable where State: Sendable {}
 
 extension MachineArchive.PendingTimerRecord: Sendable where State: Sendable, Event: Sendable {}
 

@@ -39,7 +39,19 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
         }
         return MachineArchive(
             chart: chart.name, status: status, time: time, configuration: configuration, history: history,
-            context: storedContext, stateData: stateData, timers: archivedTimers())
+            context: storedContext, stateData: stateData, timers: archivedTimers(),
+            invocations: archivedInvocations(), nextInvocation: extras?.annex?.nextInvocation)
+    }
+
+    private func archivedInvocations() -> [MachineArchive<State, Event, Context>.InvocationRecord]? {
+        guard let running = extras?.annex?.liveInvocations, !running.isEmpty else { return nil }
+        return running.compactMap { invocation in
+            let state = Int(invocation.state)
+            guard let value = chart.states[state] else { return nil }
+            return .init(
+                id: InvocationID(rawValue: invocation.id), state: value,
+                index: Int(invocation.definition) - Int(chart.invocationOffsets[state]))
+        }
     }
 
     private func archivedTimers() -> [MachineArchive<State, Event, Context>.PendingTimerRecord] {
@@ -69,19 +81,22 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
     ///
     /// The machine's time is the archive's: call ``resume(after:overdueTimers:)`` to account for
     /// the time that passed while it was stored. The invocations of its active states start
-    /// afresh (see ``takeInvocationRequests()``). No action runs: the states are not re-entered.
+    /// afresh (see ``takeEffects()``), or, with ``InvocationRestoration/resume``, are marked as
+    /// running with their archived identifiers. No action runs: the states are not re-entered.
     ///
     /// - Parameters:
     ///   - chart: The chart the archived machine ran, or a later version of it that still has its
     ///     active states, history states and timeouts.
     ///   - archive: What ``archive()`` returned.
     ///   - unhandledEvents: What to do with an event that no transition handles.
+    ///   - invocations: Whether to start the active states' invocations afresh (the default) or to
+    ///     resume the archived ones.
     /// - Throws: ``MachineArchiveError`` when the archive does not fit the chart: an unknown
     ///   version or state, an illegal configuration, a history record or timer the chart cannot
-    ///   have, state data that is missing or unreadable.
+    ///   have, state data that is missing or unreadable, an invocation the chart does not have.
     public init(
         chart: Statechart<State, Event, Context>, restoring archive: MachineArchive<State, Event, Context>,
-        unhandledEvents: UnhandledEventPolicy = .ignore
+        unhandledEvents: UnhandledEventPolicy = .ignore, invocations: InvocationRestoration = .restart
     ) throws(MachineArchiveError) {
         guard archive.version == MachineArchive<State, Event, Context>.currentVersion else {
             throw .unsupportedVersion(
@@ -111,7 +126,9 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
         guard archive.status == .running else { return }
         try restoreStateData(archive.stateData)
         try restoreTimers(archive.timers)
-        if storage.invocationOffsets.last ?? 0 > 0 {
+        if invocations == .resume {
+            try resumeInvocations(archive.invocations ?? [], next: archive.nextInvocation)
+        } else if storage.invocationOffsets.last ?? 0 > 0 {
             var states: [Int32] = []
             active.forEachAscending { state in
                 if storage.invocationOffsets[state + 1] > storage.invocationOffsets[state] {
@@ -123,6 +140,28 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
                 startInvocations()
             }
         }
+    }
+
+    private mutating func resumeInvocations(
+        _ records: [MachineArchive<State, Event, Context>.InvocationRecord], next: UInt64?
+    ) throws(MachineArchiveError) {
+        var highest: UInt64 = 0
+        for record in records {
+            guard let found = chart.stateIndices[record.state] else { throw .unknownState("\(record.state)") }
+            let state = Int(found)
+            let first = Int(chart.invocationOffsets[state])
+            let count = Int(chart.invocationOffsets[state + 1]) - first
+            guard active.contains(state), record.index >= 0, record.index < count else {
+                throw .illegalConfiguration(
+                    "the invocation \(record.index) of '\(chart.stateNames[state])' cannot be running: the state is not active or has no such invocation"
+                )
+            }
+            mutableAnnex().liveInvocations.append(
+                LiveInvocation(id: record.id.rawValue, state: Int32(state), definition: Int32(first + record.index)))
+            highest = max(highest, record.id.rawValue &+ 1)
+        }
+        if let next { highest = max(highest, next) }
+        if highest > 0 { mutableAnnex().nextInvocation = highest }
     }
 
     private mutating func restoreHistory(

@@ -36,6 +36,7 @@ extension ChartCompiler {
             layout.doneKinds[state] = addEngine("done.state.\(names[state])")
         }
         layout.errorExecutionKind = addEngine("error.execution")
+        layout.errorCommunicationKind = addEngine("error.communication")
         for transition in 0..<layout.transitionCount where layout.transitionFlags[transition].contains(.timeout) {
             let source = Int(layout.sources[transition])
             let milliseconds = layout.timeoutDelays[transition] / 1_000_000

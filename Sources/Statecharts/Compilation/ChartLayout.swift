@@ -92,6 +92,7 @@ struct ChartLayout: Sendable {
     @usableFromInline var kindCount = 0
     @usableFromInline var kindNames: [String] = []
     @usableFromInline var errorExecutionKind: Int32 = -1
+    @usableFromInline var errorCommunicationKind: Int32 = -1
 
     // MARK: - Summaries
 

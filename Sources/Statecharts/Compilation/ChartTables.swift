@@ -76,6 +76,7 @@ final class ChartTables: @unchecked Sendable {
     @usableFromInline let historySlotCount: Int
     @usableFromInline let dataSlotCount: Int
     @usableFromInline let errorExecutionKind: Int32
+    @usableFromInline let errorCommunicationKind: Int32
 
     private var allocations: [UnsafeMutableRawPointer] = []
 
@@ -164,6 +165,7 @@ final class ChartTables: @unchecked Sendable {
         historySlotCount = layout.historySlotCount
         dataSlotCount = layout.dataSlotCount
         errorExecutionKind = layout.errorExecutionKind
+        errorCommunicationKind = layout.errorCommunicationKind
         allocations = owned
     }
 

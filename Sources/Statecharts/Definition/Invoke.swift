@@ -18,8 +18,8 @@
 /// }
 /// ```
 ///
-/// A ``StateMachine`` only records which invocations start and stop
-/// (``StateMachine/takeInvocationRequests()``); a runtime such as ``StatechartActor`` or
+/// A ``StateMachine`` only records which invocations start and stop, as effects
+/// (``StateMachine/takeEffects()``); a runtime such as ``StatechartActor`` or
 /// ``IsolatedStatechart`` runs them as tasks.
 public struct Invoke<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     let element: ChartElement<State, Event, Context>
@@ -46,19 +46,28 @@ public struct Invoke<State: Hashable, Event: StatechartEvent, Context> where Eve
     }
 }
 
-/// Code a chart runs, inside the machine, for one running invocation: when it starts, or before
-/// each external event while it runs (see ``ChartElement/invoke(id:work:onError:onStart:beforeExternalEvent:location:)``).
+/// Code a chart runs, inside the machine, for one running invocation before each external event
+/// (see ``ChartElement/invoke(id:work:onError:beforeExternalEvent:location:)``).
 public typealias InvocationHook<State: Hashable, Event: StatechartEvent, Context> =
     @Sendable (inout Scope<State, Event, Context>, InvocationID) throws -> Void
+where Event.Kind: Hashable
+
+/// Code a chart runs, inside the machine, when a described invocation starts: it returns the
+/// description a runtime starts the invocation from (see
+/// ``ChartElement/invoke(id:describedBy:beforeExternalEvent:location:)``).
+public typealias InvocationDescriber<State: Hashable, Event: StatechartEvent, Context> =
+    @Sendable (inout Scope<State, Event, Context>, InvocationID) throws -> any Sendable
 where Event.Kind: Hashable
 
 /// One ``Invoke`` of a chart.
 @usableFromInline
 struct InvocationDefinition<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     @usableFromInline var id: String?
-    @usableFromInline var work: @Sendable (Context) async throws -> Event?
+    /// The work a live runtime runs; `nil` for an invocation the chart only describes.
+    @usableFromInline var work: (@Sendable (Context) async throws -> Event?)?
     @usableFromInline var onError: (@Sendable (any Error) -> Event?)?
-    @usableFromInline var onStart: InvocationHook<State, Event, Context>?
+    /// Makes the description of a described invocation, inside the machine, when it starts.
+    @usableFromInline var describe: InvocationDescriber<State, Event, Context>?
     @usableFromInline var beforeExternalEvent: InvocationHook<State, Event, Context>?
     @usableFromInline var location: SourcePosition?
 }
@@ -70,25 +79,50 @@ extension ChartElement {
     ///   - id: A name for logs and observers.
     ///   - work: Runs while the state is active; the event it returns is sent to the machine.
     ///   - onError: Turns an error the work throws into an event; `nil` sends `error.execution`.
-    ///   - onStart: Runs inside the machine when the invocation starts, at the end of the step
-    ///     that entered its state, before ``StateMachine/takeInvocationRequests()`` reports it: it
-    ///     can read and change the context (for example, to prepare what the work needs) and
-    ///     raise events, which the machine processes before it takes the next external event.
-    ///     If it throws, the invocation does not start and the machine raises `error.execution`.
+    ///   - beforeExternalEvent: Runs while the invocation is running, for each external event
+    ///     (sent or timed), after the event is bound and before transitions are selected for it;
+    ///     ``Scope/event`` is the event. An error it throws raises `error.execution`.
+    ///   - location: Where the invocation was written, for diagnostics.
+    public static func invoke(
+        id: String? = nil, work: @escaping @Sendable (Context) async throws -> Event?,
+        onError: (@Sendable (any Error) -> Event?)? = nil,
+        beforeExternalEvent: InvocationHook<State, Event, Context>? = nil, location: SourcePosition? = nil
+    ) -> ChartElement {
+        ChartElement(
+            .invoke(
+                InvocationDefinition(
+                    id: id, work: work, onError: onError, describe: nil, beforeExternalEvent: beforeExternalEvent,
+                    location: location)))
+    }
+
+    /// An invocation the chart describes rather than runs: what to start is worked out inside the
+    /// machine when the state has been entered, and a runtime that understands the description
+    /// starts it (an SCXML session starts a child session for `<invoke>` this way).
+    ///
+    /// The description leaves the machine in ``MachineEffect/startInvocation(_:)`` as
+    /// ``InvocationStart/descriptor``. A runtime that does not understand it delivers
+    /// `error.execution` with an ``ExecutionFailure`` that says so and where the invocation is
+    /// written: ``StatechartActor`` and ``IsolatedStatechart`` run work, not descriptions.
+    ///
+    /// - Parameters:
+    ///   - id: A name for logs and observers.
+    ///   - describe: Runs inside the machine when the invocation starts, at the end of the step that
+    ///     entered its state: it can read and change the context and raise events, which the machine
+    ///     processes before it takes the next external event, and returns the description. If it
+    ///     throws, the invocation does not start and the machine raises `error.execution`.
     ///   - beforeExternalEvent: Runs while the invocation is running, for each external event
     ///     (sent or timed), after the event is bound and before transitions are selected for it;
     ///     ``Scope/event`` is the event. SCXML's `<finalize>` and `autoforward` are made of it.
     ///     An error it throws raises `error.execution`.
     ///   - location: Where the invocation was written, for diagnostics.
     public static func invoke(
-        id: String? = nil, work: @escaping @Sendable (Context) async throws -> Event?,
-        onError: (@Sendable (any Error) -> Event?)? = nil, onStart: InvocationHook<State, Event, Context>? = nil,
+        id: String? = nil, describedBy describe: @escaping InvocationDescriber<State, Event, Context>,
         beforeExternalEvent: InvocationHook<State, Event, Context>? = nil, location: SourcePosition? = nil
     ) -> ChartElement {
         ChartElement(
             .invoke(
                 InvocationDefinition(
-                    id: id, work: work, onError: onError, onStart: onStart, beforeExternalEvent: beforeExternalEvent,
+                    id: id, work: nil, onError: nil, describe: describe, beforeExternalEvent: beforeExternalEvent,
                     location: location)))
     }
 }

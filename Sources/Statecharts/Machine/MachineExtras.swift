@@ -59,9 +59,9 @@ final class MachineExtras<Event>: @unchecked Sendable {
     @inlinable
     var hasStatesToInvoke: Bool { annex?.statesToInvoke.isEmpty == false }
 
-    /// Whether invocations started or cancelled wait for a runtime.
+    /// Whether effects (invocations started or cancelled, events sent out, logs) wait for a runtime.
     @inlinable
-    var hasInvocationEffects: Bool { annex?.invocationOutbox.isEmpty == false }
+    var hasEffects: Bool { annex?.effects.isEmpty == false }
 }
 
 /// The rest of a machine's extras, which a machine with only timers never needs: the internal queue
@@ -84,8 +84,14 @@ final class MachineAnnex<Event>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var statesToInvoke: [Int32] = []
     /// The invocations running now.
     @exclusivity(unchecked) @usableFromInline var liveInvocations: [LiveInvocation] = []
-    /// Invocations started and cancelled, not yet taken by a runtime.
-    @exclusivity(unchecked) @usableFromInline var invocationOutbox: [InvocationEffect] = []
+    /// Effects not yet taken by a runtime, in the order the steps asked for them.
+    @exclusivity(unchecked) @usableFromInline var effects: [PendingEffect<Event>] = []
+    /// Whether the machine has sent events outside with a delay, which a `cancel(id:)` must then
+    /// also reach.
+    @exclusivity(unchecked) @usableFromInline var hasSentDelayedEventsOut = false
+    /// Whether the machine stops before its next external event while effects wait
+    /// (``StateMachine/pausesAtEffects``).
+    @exclusivity(unchecked) @usableFromInline var pausesAtEffects = false
     @exclusivity(unchecked) @usableFromInline var nextInvocation: UInt64 = 0
 
     @inlinable
@@ -106,7 +112,9 @@ final class MachineAnnex<Event>: @unchecked Sendable {
         copy.result = result
         copy.statesToInvoke = statesToInvoke
         copy.liveInvocations = liveInvocations
-        copy.invocationOutbox = invocationOutbox
+        copy.effects = effects
+        copy.hasSentDelayedEventsOut = hasSentDelayedEventsOut
+        copy.pausesAtEffects = pausesAtEffects
         copy.nextInvocation = nextInvocation
         return copy
     }
@@ -165,11 +173,14 @@ struct LiveInvocation: Sendable {
     }
 }
 
-/// What a runtime must do about invocations after a step.
+/// An effect a step asked for, waiting for a runtime (see ``MachineEffect``).
 @usableFromInline
-enum InvocationEffect: @unchecked Sendable {
+enum PendingEffect<Event>: @unchecked Sendable {
     /// The context as it was when the invocation started (a `Context`; the extras do not know
-    /// its type).
-    case start(LiveInvocation, context: Any)
+    /// its type), and what the chart's description of the invocation made, if it has one.
+    case start(LiveInvocation, context: Any, descriptor: (any Sendable)?)
     case cancel(UInt64)
+    case send(OutgoingEvent<Event>)
+    case cancelSend(String)
+    case log(MachineLog)
 }

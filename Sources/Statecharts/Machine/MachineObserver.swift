@@ -48,6 +48,9 @@ public struct ProcessedEvent<Event: StatechartEvent>: CustomStringConvertible {
     public var doneData: (any Sendable)?
     /// For `error.execution`: what the failed action or guard threw.
     public var error: (any Error)?
+    /// For `error.execution` and `error.communication`: the failing element, where it is written
+    /// and why.
+    public var failure: ExecutionFailure?
 
     /// Whether the machine raised the event itself (`done.state.*`, `error.execution`, timeouts)
     /// rather than receiving it or having it raised by an action: SCXML's "platform" events.
@@ -55,13 +58,15 @@ public struct ProcessedEvent<Event: StatechartEvent>: CustomStringConvertible {
 
     /// An event seen by an observer or a data model.
     public init(
-        name: String, event: Event?, origin: Origin, doneData: (any Sendable)? = nil, error: (any Error)? = nil
+        name: String, event: Event?, origin: Origin, doneData: (any Sendable)? = nil, error: (any Error)? = nil,
+        failure: ExecutionFailure? = nil
     ) {
         self.name = name
         self.event = event
         self.origin = origin
         self.doneData = doneData
         self.error = error
+        self.failure = failure
     }
 
     /// Where an event came from.
@@ -158,6 +163,18 @@ public struct ActionFailure<State: Hashable> {
         case stateData
         /// The closure of a ``DoneData`` element.
         case doneData
+
+        /// The element of an ``ExecutionFailure`` for this role.
+        @usableFromInline
+        var failingElement: ExecutionFailure.Element {
+            switch self {
+            case .entry: return .onEntry
+            case .exit: return .onExit
+            case .transition: return .transition
+            case .stateData: return .stateData
+            case .doneData: return .doneData
+            }
+        }
     }
 }
 

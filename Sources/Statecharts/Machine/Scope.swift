@@ -64,6 +64,12 @@ public struct Scope<State, Event, Context>: ~Copyable {
         signal?.pointee.error
     }
 
+    /// For a transition on `error.execution` or `error.communication`: the failing element, where
+    /// it is written and why.
+    public var failure: ExecutionFailure? {
+        signal?.pointee.failure
+    }
+
     /// The machine's time.
     public var now: Duration { .nanoseconds(operations.now(machine)) }
 
@@ -99,10 +105,64 @@ public struct Scope<State, Event, Context>: ~Copyable {
         operations.send(machine, event, delay.clampedNanoseconds, id)
     }
 
+    /// Sends an event outside the machine: to another machine, a parent session, a service
+    /// (SCXML `<send>` with a `target`).
+    ///
+    /// The event leaves the machine as a ``MachineEffect/send(_:)`` after the step, and the runtime
+    /// delivers it: an SCXML session routes `#_parent`, `#_INVOKEID`, `#_scxml_SESSIONID` and its
+    /// event I/O processors' targets. A runtime that cannot deliver it reports `error.communication`
+    /// back to the machine, with an ``ExecutionFailure`` that says why.
+    ///
+    /// - Parameters:
+    ///   - event: The event to send.
+    ///   - target: Where it goes, in the terms of `type`.
+    ///   - type: Which event I/O processor delivers it; `nil` for the runtime's default.
+    ///   - delay: How long the runtime waits before delivering it; zero or more.
+    ///   - id: An identifier to cancel it by while it waits (``cancel(id:)``).
+    ///   - file: The file the sending code is written in, for diagnostics; filled in by the compiler.
+    ///   - line: The line it is written on.
+    ///   - column: The column it is written at.
+    public mutating func send(
+        _ event: Event, to target: String, type: String? = nil, after delay: Duration = .zero, id: String? = nil,
+        file: String = #fileID, line: Int = #line, column: Int = #column
+    ) {
+        send(
+            OutgoingEvent(
+                event, target: target, type: type, delay: delay, id: id,
+                location: SourcePosition(file: file, line: line, column: column)))
+    }
+
+    /// Sends an event outside the machine (see ``send(_:to:type:after:id:file:line:column:)``).
+    public mutating func send(_ outgoing: OutgoingEvent<Event>) {
+        operations.sendOut(machine, outgoing)
+    }
+
     /// Cancels the delayed events sent with this identifier that have not been delivered yet
-    /// (SCXML `<cancel>`). Does nothing if there are none.
+    /// (SCXML `<cancel>`): the machine's own, and, when the machine has sent events outside with a
+    /// delay, those too (a ``MachineEffect/cancelSend(id:)`` for the runtime). Does nothing if
+    /// there are none.
     public mutating func cancel(id: String) {
         operations.cancel(machine, id)
+    }
+
+    /// Writes a message: it leaves the machine as a ``MachineEffect/log(_:)``, and a live
+    /// runtime passes it to its inspection hook (SCXML `<log>`).
+    ///
+    /// - Parameters:
+    ///   - message: The message.
+    ///   - label: A label for it.
+    ///   - file: The file the writing code is written in; filled in by the compiler.
+    ///   - line: The line it is written on.
+    ///   - column: The column it is written at.
+    public mutating func log(
+        _ message: String, label: String? = nil, file: String = #fileID, line: Int = #line, column: Int = #column
+    ) {
+        log(MachineLog(label: label, message: message, location: SourcePosition(file: file, line: line, column: column)))
+    }
+
+    /// Writes a log record (see ``log(_:label:file:line:column:)``).
+    public mutating func log(_ record: MachineLog) {
+        operations.log(machine, record)
     }
 
     /// Changes the data that the active state `state` holds, and returns what `body` returns;
@@ -138,6 +198,8 @@ final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
     @usableFromInline let raise: (UnsafeMutableRawPointer, Event) -> Void
     @usableFromInline let send: (UnsafeMutableRawPointer, Event, Int64, String?) -> Void
     @usableFromInline let cancel: (UnsafeMutableRawPointer, String) -> Void
+    @usableFromInline let sendOut: (UnsafeMutableRawPointer, OutgoingEvent<Event>) -> Void
+    @usableFromInline let log: (UnsafeMutableRawPointer, MachineLog) -> Void
     @usableFromInline let isActive: (UnsafeMutableRawPointer, State) -> Bool
     @usableFromInline let now: (UnsafeMutableRawPointer) -> Int64
     @usableFromInline let eventName: (UnsafeMutableRawPointer, UnsafePointer<Signal<Event>>) -> String
@@ -150,6 +212,8 @@ final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
         raise: @escaping (UnsafeMutableRawPointer, Event) -> Void,
         send: @escaping (UnsafeMutableRawPointer, Event, Int64, String?) -> Void,
         cancel: @escaping (UnsafeMutableRawPointer, String) -> Void,
+        sendOut: @escaping (UnsafeMutableRawPointer, OutgoingEvent<Event>) -> Void,
+        log: @escaping (UnsafeMutableRawPointer, MachineLog) -> Void,
         isActive: @escaping (UnsafeMutableRawPointer, State) -> Bool,
         now: @escaping (UnsafeMutableRawPointer) -> Int64,
         eventName: @escaping (UnsafeMutableRawPointer, UnsafePointer<Signal<Event>>) -> String,
@@ -159,6 +223,8 @@ final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
         self.raise = raise
         self.send = send
         self.cancel = cancel
+        self.sendOut = sendOut
+        self.log = log
         self.isActive = isActive
         self.now = now
         self.eventName = eventName
@@ -185,7 +251,13 @@ extension ScopeOperations where State: Hashable, Event: StatechartEvent, Event.K
                     .event(event, kind: machine.pointee.kindIndex(of: event)), after: delay, id: id)
             },
             cancel: { raw, id in
-                raw.assumingMemoryBound(to: Machine.self).pointee.cancelDelayedEvents(id: id)
+                raw.assumingMemoryBound(to: Machine.self).pointee.cancelSends(id: id)
+            },
+            sendOut: { raw, outgoing in
+                raw.assumingMemoryBound(to: Machine.self).pointee.recordEffect(.send(outgoing))
+            },
+            log: { raw, record in
+                raw.assumingMemoryBound(to: Machine.self).pointee.recordEffect(.log(record))
             },
             isActive: { raw, state in
                 raw.assumingMemoryBound(to: Machine.self).pointee.isActive(state)

@@ -29,10 +29,10 @@ struct Signal<Event> {
         Signal(kind: kind, event: nil, attachment: data.map { SignalAttachment(doneData: $0) })
     }
 
-    /// `error.execution`, with what an action or guard threw.
+    /// `error.execution` or `error.communication`, with what failed and what it threw.
     @inlinable
-    static func error(_ error: any Error, kind: Int32) -> Signal {
-        Signal(kind: kind, event: nil, attachment: SignalAttachment(error: error))
+    static func failure(_ failure: ExecutionFailure, kind: Int32) -> Signal {
+        Signal(kind: kind, event: nil, attachment: SignalAttachment(error: failure.error ?? failure, failure: failure))
     }
 
     /// A timeout of the state that armed it.
@@ -41,6 +41,7 @@ struct Signal<Event> {
 
     @inlinable var doneData: (any Sendable)? { attachment?.doneData }
     @inlinable var error: (any Error)? { attachment?.error }
+    @inlinable var failure: ExecutionFailure? { attachment?.failure }
 }
 
 /// The data of an event the engine raises.
@@ -48,11 +49,13 @@ struct Signal<Event> {
 final class SignalAttachment: Sendable {
     @usableFromInline let doneData: (any Sendable)?
     @usableFromInline let error: (any Error)?
+    @usableFromInline let failure: ExecutionFailure?
 
     @usableFromInline
-    init(doneData: (any Sendable)? = nil, error: (any Error)? = nil) {
+    init(doneData: (any Sendable)? = nil, error: (any Error)? = nil, failure: ExecutionFailure? = nil) {
         self.doneData = doneData
         self.error = error
+        self.failure = failure
     }
 }
 

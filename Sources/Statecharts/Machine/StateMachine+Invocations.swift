@@ -4,8 +4,8 @@ extension StateMachine {
     /// SCXML's `statesToInvoke` step, when the machine is stable: starts the invocations of the
     /// states entered since, that are still active.
     ///
-    /// An invocation's `onStart` hook runs first; one that throws raises `error.execution` and
-    /// the invocation does not start.
+    /// A described invocation's `describe` closure runs first; one that throws raises
+    /// `error.execution` and the invocation does not start.
     @usableFromInline
     mutating func startInvocations() {
         let states = mutableAnnex().statesToInvoke
@@ -16,17 +16,45 @@ extension StateMachine {
             for definition in first..<end {
                 let id = mutableAnnex().nextInvocation
                 mutableAnnex().nextInvocation &+= 1
-                if let onStart = chart.invocations[definition].onStart,
-                    let error = runInvocationHook(onStart, id: id, signal: nil)
-                {
-                    enqueueInternal(.error(error, kind: chart.tables.errorExecutionKind))
-                    continue
+                var descriptor: (any Sendable)?
+                if let describe = chart.invocations[definition].describe {
+                    switch describeInvocation(describe, id: id) {
+                    case .success(let described):
+                        descriptor = described
+                    case .failure(let error):
+                        enqueueInternal(
+                            .failure(
+                                invocationFailure(error, definition: definition, state: Int(state)),
+                                kind: chart.tables.errorExecutionKind))
+                        continue
+                    }
                 }
                 let invocation = LiveInvocation(id: id, state: state, definition: Int32(definition))
                 mutableAnnex().liveInvocations.append(invocation)
-                mutableAnnex().invocationOutbox.append(.start(invocation, context: storedContext))
+                mutableAnnex().effects.append(.start(invocation, context: storedContext, descriptor: descriptor))
             }
         }
+    }
+
+    /// Runs a described invocation's `describe` closure.
+    mutating func describeInvocation(
+        _ describe: InvocationDescriber<State, Event, Context>, id: UInt64
+    ) -> Result<any Sendable, any Error> {
+        withScope(signal: nil) { scope in
+            do {
+                return .success(try describe(&scope, InvocationID(rawValue: id)))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The facts of an invocation that failed: the ``Invoke`` element and where it is written.
+    func invocationFailure(_ error: any Error, definition: Int, state: Int) -> ExecutionFailure {
+        if let failure = error as? ExecutionFailure { return failure }
+        return ExecutionFailure(
+            .invoke, state: chart.stateNames[state], location: chart.invocations[definition].location,
+            reason: ExecutionFailure.reason(for: error), error: error)
     }
 
     /// Runs the `beforeExternalEvent` hooks of the running invocations, oldest first, for the
@@ -36,10 +64,14 @@ extension StateMachine {
         guard let invocations = extras?.annex?.liveInvocations, !invocations.isEmpty else { return }
         withUnsafePointer(to: signal) { pointer in
             for invocation in invocations {
-                guard let hook = chart.invocations[Int(invocation.definition)].beforeExternalEvent,
+                let definition = Int(invocation.definition)
+                guard let hook = chart.invocations[definition].beforeExternalEvent,
                     let error = runInvocationHook(hook, id: invocation.id, signal: pointer)
                 else { continue }
-                enqueueInternal(.error(error, kind: chart.tables.errorExecutionKind))
+                enqueueInternal(
+                    .failure(
+                        invocationFailure(error, definition: definition, state: Int(invocation.state)),
+                        kind: chart.tables.errorExecutionKind))
             }
         }
     }
@@ -66,42 +98,93 @@ extension StateMachine {
         let records = mutableAnnex()
         records.statesToInvoke.removeAll { Int($0) == state }
         for invocation in records.liveInvocations where Int(invocation.state) == state {
-            records.invocationOutbox.append(.cancel(invocation.id))
+            records.effects.append(.cancel(invocation.id))
         }
         records.liveInvocations.removeAll { Int($0.state) == state }
     }
 
-    // MARK: - For runtimes
+    // MARK: - Effects
 
-    /// The invocations started and cancelled since the last call, in the order they happened.
+    /// Records an effect for the runtime (see ``MachineEffect``).
+    @usableFromInline
+    mutating func recordEffect(_ effect: PendingEffect<Event>) {
+        if case .send(let outgoing) = effect, outgoing.delay > .zero { mutableAnnex().hasSentDelayedEventsOut = true }
+        mutableAnnex().effects.append(effect)
+    }
+
+    /// Cancels the delayed events sent with `id`: the machine's own timers, and, when the machine
+    /// has sent events out with a delay, those too, through the runtime.
+    @usableFromInline
+    mutating func cancelSends(id: String) {
+        cancelDelayedEvents(id: id)
+        if extras?.annex?.hasSentDelayedEventsOut == true { mutableAnnex().effects.append(.cancelSend(id)) }
+    }
+
+    /// What the steps since the last call asked the runtime to do, in the order they asked: start
+    /// and cancel invocations, send events out and cancel them, write logs (see ``MachineEffect``).
     ///
-    /// A runtime calls this after each call that processes events: it starts a task for each
-    /// ``InvocationRequest/start(_:)`` and cancels the task of each
-    /// ``InvocationRequest/cancel(_:)``, then reports each task's outcome with
-    /// ``deliver(_:from:)``. ``StatechartActor`` and ``IsolatedStatechart`` do this for you; call it
-    /// yourself to run a bare machine's invocations, for example step by step in a test.
-    public mutating func takeInvocationRequests() -> [InvocationRequest<State, Event, Context>] {
-        guard let outbox = extras?.annex?.invocationOutbox, !outbox.isEmpty else { return [] }
-        mutableAnnex().invocationOutbox.removeAll()
-        return outbox.map { effect in
+    /// A runtime calls this after each call that processes events and does what each effect says;
+    /// what comes back comes back as events: ``deliver(_:from:)`` for an invocation's outcome,
+    /// ``send(_:)`` for a reply, ``reportUndelivered(_:reason:)`` for an event that could not be
+    /// sent. ``StatechartActor`` and ``IsolatedStatechart`` do this for you; call it yourself to run
+    /// a bare machine's effects, for example step by step in a test.
+    public mutating func takeEffects() -> [MachineEffect<State, Event, Context>] {
+        guard let pending = extras?.annex?.effects, !pending.isEmpty else { return [] }
+        mutableAnnex().effects.removeAll()
+        return pending.map { effect in
             switch effect {
-            case .start(let invocation, let context):
+            case .start(let invocation, let context, let descriptor):
                 let definition = chart.invocations[Int(invocation.definition)]
                 let state = chart.states[Int(invocation.state)]
-                return .start(
+                return .startInvocation(
                     InvocationStart(
                         id: InvocationID(rawValue: invocation.id), name: definition.id, state: state,
-                        context: context as? Context ?? storedContext, work: definition.work,
-                        onError: definition.onError))
+                        context: context as? Context ?? storedContext, descriptor: descriptor,
+                        location: definition.location, work: definition.work, onError: definition.onError))
             case .cancel(let id):
-                return .cancel(InvocationID(rawValue: id))
+                return .cancelInvocation(InvocationID(rawValue: id))
+            case .send(let outgoing):
+                return .send(outgoing)
+            case .cancelSend(let id):
+                return .cancelSend(id: id)
+            case .log(let record):
+                return .log(record)
             }
         }
+    }
+
+    /// Whether the machine stops after a macrostep that left effects, before it takes its next
+    /// external event or due timer; `false` by default.
+    ///
+    /// For a runtime that is itself the external queue of the machines it runs, as an SCXML session
+    /// is: the events the effects send (to this machine or to others) must be delivered before the
+    /// next timer of the same instant fires. ``advance(to:)`` then returns early, at the instant of
+    /// the timer whose step left the effects; the runtime takes the effects with ``takeEffects()``,
+    /// delivers what they send, and calls ``advance(to:)`` again for the timers still due.
+    public var pausesAtEffects: Bool {
+        get { extras?.annex?.pausesAtEffects ?? false }
+        set {
+            guard newValue != pausesAtEffects else { return }
+            mutableAnnex().pausesAtEffects = newValue
+        }
+    }
+
+    /// Whether the machine is paused: it pauses at effects, and effects wait.
+    @inlinable
+    var isPausedAtEffects: Bool {
+        guard let annex = extras?.annex else { return false }
+        return annex.pausesAtEffects && !annex.effects.isEmpty
     }
 
     /// The invocations running now, oldest first.
     public var runningInvocations: [InvocationID] {
         extras?.annex?.liveInvocations.map { InvocationID(rawValue: $0.id) } ?? []
+    }
+
+    /// Whether the invocation with this identifier is running: it started and its state has not
+    /// been exited since (nor has it reported an outcome).
+    public func isRunning(_ invocation: InvocationID) -> Bool {
+        extras?.annex?.liveInvocations.contains { $0.id == invocation.rawValue } ?? false
     }
 
     /// Reports how an invocation ended and processes the event it produced, to completion.
@@ -127,19 +210,63 @@ extension StateMachine {
         guard status == .running,
             let position = extras?.annex?.liveInvocations.firstIndex(where: { $0.id == id.rawValue })
         else { return false }
-        mutableAnnex().liveInvocations.remove(at: position)
+        let invocation = mutableAnnex().liveInvocations.remove(at: position)
         switch outcome {
         case .event(let event):
             try send(event, observer: &observer)
         case .failure(let error):
-            let signal = Signal<Event>.error(error, kind: chart.tables.errorExecutionKind)
-            announce(signal, origin: .external, observer: &observer)
-            let handled = reactOrReport(to: signal, origin: .external, observer: &observer)
-            try runToCompletion(microsteps: handled ? 1 : 0, observer: &observer)
+            let failure = invocationFailure(
+                error, definition: Int(invocation.definition), state: Int(invocation.state))
+            try process(.failure(failure, kind: chart.tables.errorExecutionKind), observer: &observer)
         case .nothing:
             break
         }
         return true
+    }
+
+    /// Reports that an event the machine sent out (``MachineEffect/send(_:)``) could not be
+    /// delivered, and processes the platform event `error.communication` that says so, to
+    /// completion, as an external event. ``Scope/failure`` and ``ProcessedEvent/failure`` give the
+    /// facts: the element `send`, where the event was sent from, and `reason`.
+    ///
+    /// - Returns: Whether a transition handled `error.communication`.
+    /// - Throws: ``MachineError/notStarted`` or ``MachineError/finished(configuration:)`` when the
+    ///   machine is not running; ``MachineError/microstepLimitExceeded(limit:configuration:)`` when
+    ///   the step loops.
+    @discardableResult
+    public mutating func reportUndelivered(
+        _ outgoing: OutgoingEvent<Event>, reason: String
+    ) throws(MachineError<State, Event>) -> Bool {
+        var observer = NoObserver<State, Event>()
+        return try reportUndelivered(outgoing, reason: reason, observer: &observer)
+    }
+
+    /// Reports an event that could not be delivered, reporting every step to `observer`.
+    @discardableResult
+    public mutating func reportUndelivered<Observer: MachineObserver>(
+        _ outgoing: OutgoingEvent<Event>, reason: String, observer: inout Observer
+    ) throws(MachineError<State, Event>) -> Bool where Observer.State == State, Observer.Event == Event {
+        switch status {
+        case .running: break
+        case .notStarted: throw .notStarted
+        case .finished: throw .finished(configuration: activeStates)
+        }
+        let failure = ExecutionFailure(
+            .send, location: outgoing.location,
+            reason: "the event '\(outgoing.event)' could not be delivered to '\(outgoing.target)': \(reason)")
+        return try process(.failure(failure, kind: chart.tables.errorCommunicationKind), observer: &observer)
+    }
+
+    /// Processes an event the machine raises itself as an external event, to completion.
+    @discardableResult
+    mutating func process<Observer: MachineObserver>(
+        _ signal: Signal<Event>, observer: inout Observer
+    ) throws(MachineError<State, Event>) -> Bool where Observer.State == State, Observer.Event == Event {
+        announce(signal, origin: .external, observer: &observer)
+        if extras?.annex?.liveInvocations.isEmpty == false { runExternalEventHooks(for: signal) }
+        let handled = reactOrReport(to: signal, origin: .external, observer: &observer)
+        try runToCompletion(microsteps: handled ? 1 : 0, observer: &observer)
+        return handled
     }
 }
 
@@ -155,15 +282,8 @@ public struct InvocationID: Hashable, Sendable, Codable, CustomStringConvertible
     public var description: String { "invocation \(rawValue)" }
 }
 
-/// What a runtime must do about an invocation (see ``StateMachine/takeInvocationRequests()``).
-public enum InvocationRequest<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
-    /// Start this work.
-    case start(InvocationStart<State, Event, Context>)
-    /// Cancel the work with this identifier; whatever it reports will be dropped.
-    case cancel(InvocationID)
-}
-
-/// An invocation to start: its work, with the context it runs on.
+/// An invocation to start: its work, with the context it runs on, or the chart's description of
+/// what to start.
 public struct InvocationStart<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     /// Identifies this run, for ``StateMachine/deliver(_:from:)``.
     public let id: InvocationID
@@ -173,12 +293,32 @@ public struct InvocationStart<State: Hashable, Event: StatechartEvent, Context> 
     public let state: State?
     /// The context when the invocation started.
     public let context: Context
-    let work: @Sendable (Context) async throws -> Event?
+    /// For an invocation the chart describes rather than runs
+    /// (``ChartElement/invoke(id:describedBy:beforeExternalEvent:location:)``): the description, for
+    /// a runtime that knows how to start it (an SCXML session's child session, for one); `nil` for
+    /// work.
+    public let descriptor: (any Sendable)?
+    /// Where the invocation is written.
+    public let location: SourcePosition?
+    let work: (@Sendable (Context) async throws -> Event?)?
     let onError: (@Sendable (any Error) -> Event?)?
 
+    /// Whether the invocation has work to run (an ``Invoke``); `false` for a described one.
+    public var hasWork: Bool { work != nil }
+
     /// Runs the work to its end and returns the outcome to deliver: the event it returned, the
-    /// event `onError` made of its error, or the error itself.
+    /// event `onError` made of its error, or the error itself. A described invocation has no work:
+    /// its outcome is an ``ExecutionFailure`` that says a runtime that understands its description
+    /// must start it.
     public func run() async -> InvocationOutcome<Event> {
+        guard let work else {
+            return .failure(
+                ExecutionFailure(
+                    .invoke, state: state.map { "\($0)" }, location: location,
+                    reason:
+                        "this invocation is described for a runtime that starts it (such as an SCXML session), and this runtime runs only work"
+                ))
+        }
         do {
             guard let event = try await work(context) else { return .nothing }
             return .event(event)
@@ -198,8 +338,6 @@ public enum InvocationOutcome<Event: StatechartEvent> {
     /// It ended without an event.
     case nothing
 }
-
-extension InvocationRequest: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
 
 extension InvocationStart: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
 

@@ -105,7 +105,7 @@ extension StateMachine {
             if action >= 0, let error = runAction(action, signal: signal) {
                 actionFailed(
                     error, role: .transition, state: Int(chart.tables.sources[Int(transition.transition)]),
-                    observer: &observer)
+                    transition: Int(transition.transition), observer: &observer)
             }
         }
     }
@@ -234,13 +234,14 @@ extension StateMachine {
         if byDefault && flags.contains(.hasInitialAction) {
             let initial = Int(tables.initialTransitions[state])
             if let error = runAction(Int(tables.actions[initial]), signal: signal) {
-                actionFailed(error, role: .transition, state: state, observer: &observer)
+                actionFailed(error, role: .transition, state: state, transition: initial, observer: &observer)
             }
         }
         if historyDefault >= 0 {
             let action = Int(tables.actions[Int(historyDefault)])
             if action >= 0, let error = runAction(action, signal: signal) {
-                actionFailed(error, role: .transition, state: state, observer: &observer)
+                actionFailed(
+                    error, role: .transition, state: state, transition: Int(historyDefault), observer: &observer)
             }
         }
         if flags.contains(.hasTimeouts) { armTimeouts(of: state) }
@@ -332,7 +333,12 @@ extension StateMachine {
         case .success(let holds):
             return holds
         case .failure(let error):
-            enqueueInternal(.error(error, kind: chart.tables.errorExecutionKind))
+            enqueueInternal(
+                .failure(
+                    executionFailure(
+                        error, element: .guardCondition, state: Int(chart.tables.sources[transition]),
+                        transition: transition),
+                    kind: chart.tables.errorExecutionKind))
             return false
         }
     }
@@ -340,12 +346,31 @@ extension StateMachine {
     /// Raises `error.execution` for an action that threw, and tells the observer.
     @inlinable
     mutating func actionFailed<Observer: MachineObserver>(
-        _ error: any Error, role: ActionFailure<State>.ActionRole, state: Int, observer: inout Observer
+        _ error: any Error, role: ActionFailure<State>.ActionRole, state: Int, transition: Int = -1,
+        observer: inout Observer
     ) where Observer.State == State, Observer.Event == Event {
-        enqueueInternal(.error(error, kind: chart.tables.errorExecutionKind))
+        enqueueInternal(
+            .failure(
+                executionFailure(error, element: role.failingElement, state: state, transition: transition),
+                kind: chart.tables.errorExecutionKind))
         if !(Observer.self == NoObserver<State, Event>.self) {
             observer.machineActionDidFail(ActionFailure(action: role, state: chart.states[state], error: error))
         }
+    }
+
+    /// The facts of a failure: the element, its state and where it is written. An SCXML data
+    /// model's error names its own element and position (``ExecutionFailure``'s ones are kept).
+    @usableFromInline
+    func executionFailure(
+        _ error: any Error, element: ExecutionFailure.Element, state: Int, transition: Int = -1
+    ) -> ExecutionFailure {
+        if let failure = error as? ExecutionFailure { return failure }
+        let location =
+            transition >= 0 && transition < chart.transitionLocations.count
+            ? chart.transitionLocations[transition] : chart.stateLocations[state]
+        return ExecutionFailure(
+            element, state: chart.stateNames[state], location: location, reason: ExecutionFailure.reason(for: error),
+            error: error)
     }
 
     @inlinable

@@ -35,7 +35,7 @@ extension StateMachine {
         currentStatus = .running
         for action in chart.startActions {
             if let error = runStartAction(action) {
-                enqueueInternal(.error(error, kind: chart.tables.errorExecutionKind))
+                enqueueInternal(.failure(ExecutionFailure.start(error), kind: chart.tables.errorExecutionKind))
             }
         }
         var initial = EnabledTransition(transition: chart.tables.initialTransitions[0], domain: 0)
@@ -132,6 +132,7 @@ extension StateMachine {
                 // An invocation that could not start raised error.execution: process it first.
                 if extras?.hasInternalEvents == true { continue }
             }
+            if isPausedAtEffects { break }
             guard status == .running, let (signal, origin) = nextExternalSignal() else { break }
             announce(signal, origin: origin, observer: &observer)
             if microsteps >= Int(limit) { throw abandonStep() }
@@ -157,7 +158,8 @@ extension StateMachine {
     @inlinable
     func processedEvent(_ signal: Signal<Event>, origin: ProcessedEvent<Event>.Origin) -> ProcessedEvent<Event> {
         ProcessedEvent(
-            name: name(of: signal), event: signal.event, origin: origin, doneData: signal.doneData, error: signal.error)
+            name: name(of: signal), event: signal.event, origin: origin, doneData: signal.doneData, error: signal.error,
+            failure: signal.failure)
     }
 
     /// The next event of the external queue, or else the next timer whose deadline has come.
@@ -205,7 +207,7 @@ extension StateMachine {
             if let records = storage.annex {
                 for slot in records.stateData.indices { records.stateData[slot] = nil }
                 records.statesToInvoke.removeAll()
-                for invocation in records.liveInvocations { records.invocationOutbox.append(.cancel(invocation.id)) }
+                for invocation in records.liveInvocations { records.effects.append(.cancel(invocation.id)) }
                 records.liveInvocations.removeAll()
             }
         }

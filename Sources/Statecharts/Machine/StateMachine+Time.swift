@@ -41,6 +41,8 @@ extension StateMachine {
         while status == .running, let deadline = extras?.timers.first?.deadline, deadline <= target {
             time = max(time, deadline)
             try runToCompletion(microsteps: 0, observer: &observer)
+            // The runtime does the effects first; it calls again for the timers still due.
+            if isPausedAtEffects { return }
         }
         time = max(time, target)
     }

@@ -220,12 +220,4 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     }
 }
 
-extension StateMachine {
-    /// Changes the context between steps: for the runtimes of this package, such as the SCXML
-    /// interpreter, which takes the messages a session left in its context.
-    package mutating func updateContext<Result>(_ body: (inout Context) throws -> Result) rethrows -> Result {
-        try body(&storedContext)
-    }
-}
-
 extension StateMachine: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

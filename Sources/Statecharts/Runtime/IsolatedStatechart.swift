@@ -237,10 +237,11 @@ where Event.Kind: Hashable {
         await wake(.timer, isolation: isolation)
     }
 
-    /// Runs an invocation's work in a task and brings its outcome back to the machine's actor.
+    /// Runs an invocation's work, or the report of an event that could not be sent, in a task,
+    /// and brings its outcome back to the machine's actor.
     @usableFromInline
-    func startTask(_ start: InvocationStart<State, Event, Context>) -> Task<Void, Never> {
-        launch(IsolatedInvocation(start: start, owner: self))
+    func startTask(_ job: LiveJob<State, Event, Context>) -> Task<Void, Never> {
+        launch(IsolatedJob(job: job, owner: self))
     }
 
     /// Calls the chart's specialised handler (see ``LiveHooks``).
@@ -262,6 +263,8 @@ where Event.Kind: Hashable {
             live.timerFired(owner: self, spawn: { self.startTask($0) })
         case .outcome(let outcome, let id):
             live.deliver(outcome, from: id, owner: self, spawn: { self.startTask($0) })
+        case .undelivered(let outgoing, let reason):
+            live.reportUndelivered(outgoing, reason: reason, owner: self, spawn: { self.startTask($0) })
         }
     }
 
@@ -417,30 +420,35 @@ struct ObservedParts {
     var isEmpty: Bool { !configuration && !context && !anyState }
 }
 
-/// An invocation of an ``IsolatedStatechart``: its work runs in a task, and its outcome is
-/// delivered on the machine's actor.
+/// A job of an ``IsolatedStatechart``: an invocation's work runs in a task, and its outcome is
+/// delivered on the machine's actor; so is the report of an event that could not be sent.
 ///
-/// The start moves into the task and the outcome back to the actor, never shared, so the two
+/// The job moves into the task and the outcome back to the actor, never shared, so the two
 /// cross isolation domains safely even when the chart's types are not `Sendable`.
-final class IsolatedInvocation<State: Hashable, Event: StatechartEvent, Context>: InvocationJob, @unchecked Sendable
+final class IsolatedJob<State: Hashable, Event: StatechartEvent, Context>: InvocationJob, @unchecked Sendable
 where Event.Kind: Hashable {
-    let start: InvocationStart<State, Event, Context>
+    let job: LiveJob<State, Event, Context>
     weak var owner: IsolatedStatechart<State, Event, Context>?
     let isolation: any Actor
 
-    init(start: InvocationStart<State, Event, Context>, owner: IsolatedStatechart<State, Event, Context>) {
-        self.start = start
+    init(job: LiveJob<State, Event, Context>, owner: IsolatedStatechart<State, Event, Context>) {
+        self.job = job
         self.owner = owner
         isolation = owner.isolation
     }
 
     func run() async {
-        let outcome = await start.run()
-        await deliver(outcome, isolation: isolation)
+        switch job {
+        case .invocation(let start):
+            let outcome = await start.run()
+            await wake(.outcome(outcome, from: start.id), isolation: isolation)
+        case .undelivered(let outgoing, let reason):
+            await wake(.undelivered(outgoing, reason: reason), isolation: isolation)
+        }
     }
 
-    private func deliver(_ outcome: InvocationOutcome<Event>, isolation: isolated any Actor) {
-        owner?.wake(.outcome(outcome, from: start.id), isolation: isolation)
+    private func wake(_ reason: LiveWakeUp<Event>, isolation: isolated any Actor) {
+        owner?.wake(reason, isolation: isolation)
     }
 }
 

@@ -70,7 +70,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     /// and invocations instead.
     @inlinable
     mutating func start(
-        owner: some TimerWheelTarget, spawn: (InvocationStart<State, Event, Context>) -> Task<Void, Never>
+        owner: some TimerWheelTarget, spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
     ) throws(Failure) {
         defer { finishStep(owner: owner, spawn: spawn) }
         let given = machine.status != .notStarted && !connected
@@ -106,7 +106,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     /// The wheel says the machine's timer is due: processes every timer due by now.
     @inlinable
     mutating func timerFired(
-        owner: some TimerWheelTarget, spawn: (InvocationStart<State, Event, Context>) -> Task<Void, Never>
+        owner: some TimerWheelTarget, spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
     ) {
         timer.fired()
         do { try catchUp() } catch { inspect?(.failed(error)) }
@@ -117,7 +117,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     @inlinable
     mutating func deliver(
         _ outcome: InvocationOutcome<Event>, from id: InvocationID, owner: some TimerWheelTarget,
-        spawn: (InvocationStart<State, Event, Context>) -> Task<Void, Never>
+        spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
     ) {
         attachments?.tasks[id] = nil
         do {
@@ -138,7 +138,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     /// Cancels the delayed events sent with identifier `id`.
     @inlinable
     mutating func cancelDelayedEvents(
-        id: String, owner: some TimerWheelTarget, spawn: (InvocationStart<State, Event, Context>) -> Task<Void, Never>
+        id: String, owner: some TimerWheelTarget, spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
     ) -> Int {
         defer { finishStep(owner: owner, spawn: spawn) }
         return machine.cancelDelayedEvents(id: id)
@@ -148,7 +148,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     /// value that no longer follows the clock: what an archive of a live machine records.
     @inlinable
     mutating func currentMachine(
-        owner: some TimerWheelTarget, spawn: (InvocationStart<State, Event, Context>) -> Task<Void, Never>
+        owner: some TimerWheelTarget, spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
     ) -> StateMachine<State, Event, Context> {
         if machine.status == .running {
             do { try catchUp() } catch { inspect?(.failed(error)) }
@@ -230,7 +230,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     /// pending deadline and publishes a snapshot, when there is anything of the kind to do.
     @inlinable @inline(__always)
     mutating func finishStep(
-        owner: some TimerWheelTarget, spawn: (InvocationStart<State, Event, Context>) -> Task<Void, Never>
+        owner: some TimerWheelTarget, spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
     ) {
         guard needsSettling else { return }
         settle(owner: owner, spawn: spawn)
@@ -248,25 +248,64 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
 
     @inlinable
     mutating func settle(
-        owner: some TimerWheelTarget, spawn: (InvocationStart<State, Event, Context>) -> Task<Void, Never>
+        owner: some TimerWheelTarget, spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
     ) {
-        if machine.extras?.hasInvocationEffects == true {
-            for request in machine.takeInvocationRequests() {
-                switch request {
-                case .start(let start):
-                    inspect?(.invocationStarted(start.id, name: start.name, state: start.state))
-                    mutableAttachments().tasks[start.id] = spawn(start)
-                case .cancel(let id):
-                    inspect?(.invocationCancelled(id))
-                    attachments?.tasks.removeValue(forKey: id)?.cancel()
-                }
-            }
-        }
+        if machine.extras?.hasEffects == true { perform(machine.takeEffects(), spawn: spawn) }
         let deadline = machine.status == .running ? machine.extras?.timers.first?.deadline ?? .max : .max
         if deadline != timer.deadline {
             timer.rearm(at: deadline, origin: machine.liveOrigin, in: wheel, for: owner)
         }
         if attachments?.streams.isEmpty == false { publish() }
+    }
+
+    /// Does what a step asked for: starts and cancels invocation tasks, reports logs to the
+    /// inspection hook, and answers each event sent out with `error.communication`, from a task
+    /// of its own: a live machine has no event I/O processor to deliver it.
+    @usableFromInline
+    mutating func perform(
+        _ effects: [MachineEffect<State, Event, Context>], spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
+    ) {
+        for effect in effects {
+            switch effect {
+            case .startInvocation(let start):
+                inspect?(.invocationStarted(start.id, name: start.name, state: start.state))
+                mutableAttachments().tasks[start.id] = spawn(.invocation(start))
+            case .cancelInvocation(let id):
+                inspect?(.invocationCancelled(id))
+                attachments?.tasks.removeValue(forKey: id)?.cancel()
+            case .send(let outgoing):
+                let reason = "a live machine delivers no events outside itself; run the chart where the target exists"
+                inspect?(.undelivered(outgoing, reason: reason))
+                _ = spawn(.undelivered(outgoing, reason: reason))
+            case .cancelSend:
+                break
+            case .log(let record):
+                inspect?(.log(record))
+            }
+        }
+    }
+
+    /// A task reports that an event sent out could not be delivered: processes
+    /// `error.communication`.
+    @inlinable
+    mutating func reportUndelivered(
+        _ outgoing: OutgoingEvent<Event>, reason: String, owner: some TimerWheelTarget,
+        spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
+    ) {
+        guard machine.status == .running else { return }
+        do {
+            try beginStep()
+            activity = true
+            if let inspect {
+                var observer = LiveObserver<State, Event>(inspect: inspect)
+                try machine.reportUndelivered(outgoing, reason: reason, observer: &observer)
+            } else {
+                try machine.reportUndelivered(outgoing, reason: reason)
+            }
+        } catch {
+            inspect?(.failed(error))
+        }
+        finishStep(owner: owner, spawn: spawn)
     }
 
     @usableFromInline
@@ -355,4 +394,15 @@ struct LiveObserver<State: Hashable, Event: StatechartEvent>: MachineObserver wh
 enum LiveWakeUp<Event: StatechartEvent> {
     case timer
     case outcome(InvocationOutcome<Event>, from: InvocationID)
+    case undelivered(OutgoingEvent<Event>, reason: String)
 }
+
+/// Work a live machine hands to a task of its own: an invocation's work, or the report of an
+/// event it sent out and could not deliver.
+@usableFromInline
+enum LiveJob<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
+    case invocation(InvocationStart<State, Event, Context>)
+    case undelivered(OutgoingEvent<Event>, reason: String)
+}
+
+extension LiveJob: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

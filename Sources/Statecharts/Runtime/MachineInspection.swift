@@ -13,6 +13,11 @@ public enum MachineInspection<State: Hashable, Event: StatechartEvent> where Eve
     case invocationStarted(InvocationID, name: String?, state: State?)
     /// An invocation was cancelled because its state was exited (or the machine was released).
     case invocationCancelled(InvocationID)
+    /// An action wrote a message (``Scope/log(_:label:file:line:column:)``, SCXML's `<log>`).
+    case log(MachineLog)
+    /// An event the machine sent out (``Scope/send(_:to:type:after:id:file:line:column:)``) could not
+    /// be delivered; the machine gets `error.communication`.
+    case undelivered(OutgoingEvent<Event>, reason: String)
     /// Processing that nobody awaited (a timer, an invocation's result) failed.
     case failed(MachineError<State, Event>)
 }

@@ -160,20 +160,28 @@ public actor StatechartActor<
             live.timerFired(owner: self, spawn: { self.startTask($0) })
         case .outcome(let outcome, let id):
             live.deliver(outcome, from: id, owner: self, spawn: { self.startTask($0) })
+        case .undelivered(let outgoing, let reason):
+            live.reportUndelivered(outgoing, reason: reason, owner: self, spawn: { self.startTask($0) })
         }
     }
 
-    /// Runs an invocation's work in a task and brings its outcome back to the actor.
+    /// Runs an invocation's work, or the report of an event that could not be sent, in a task,
+    /// and brings its outcome back to the actor.
     @usableFromInline
-    func startTask(_ start: InvocationStart<State, Event, Context>) -> Task<Void, Never> {
+    func startTask(_ job: LiveJob<State, Event, Context>) -> Task<Void, Never> {
         Task { [weak self] in
-            let outcome = await start.run()
-            await self?.deliver(outcome, from: start.id)
+            switch job {
+            case .invocation(let start):
+                let outcome = await start.run()
+                await self?.wakeUp(.outcome(outcome, from: start.id))
+            case .undelivered(let outgoing, let reason):
+                await self?.wakeUp(.undelivered(outgoing, reason: reason))
+            }
         }
     }
 
-    private func deliver(_ outcome: InvocationOutcome<Event>, from id: InvocationID) {
-        wake(.outcome(outcome, from: id))
+    private func wakeUp(_ reason: LiveWakeUp<Event>) {
+        wake(reason)
     }
 }
 

@@ -118,30 +118,89 @@ public struct SCXMLSessionInfo: Sendable, Hashable, Codable {
     /// How long one script or expression may run before the data model stops it and raises
     /// `error.execution`; `nil` for no limit. Documents are untrusted: keep a limit.
     public var scriptTimeLimit: Duration?
+    /// The event I/O processors the session can send with besides SCXML's own, by the `type`
+    /// values that name them, with the session's location at each (SCXML's `_ioprocessors`).
+    public var eventProcessors: [SCXMLProcessorEntry]
 
     /// Session information from its parts.
-    public init(id: String, name: String?, scriptTimeLimit: Duration? = .seconds(1)) {
+    public init(
+        id: String, name: String?, scriptTimeLimit: Duration? = .seconds(1), eventProcessors: [SCXMLProcessorEntry] = []
+    ) {
         self.id = id
         self.name = name
         self.scriptTimeLimit = scriptTimeLimit
+        self.eventProcessors = eventProcessors
+    }
+
+    /// The session's location at SCXML's own event I/O processor: `#_scxml_ID`.
+    public var scxmlLocation: String { "#_scxml_\(id)" }
+
+    /// Every event I/O processor of the session, by each `type` value that names it, with the
+    /// session's location there: what `_ioprocessors` holds.
+    public var processorLocations: [String: String] {
+        var locations: [String: String] = [:]
+        for type in SCXMLSend.scxmlProcessorTypes { locations[type] = scxmlLocation }
+        for entry in eventProcessors {
+            for type in entry.types { locations[type] = entry.location }
+        }
+        return locations
+    }
+
+    /// The entry of the processor a `type` value names; `nil` for SCXML's own and for one the
+    /// session does not have.
+    public func processor(named type: String) -> SCXMLProcessorEntry? {
+        eventProcessors.first { $0.types.contains(type) }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, scriptTimeLimit, eventProcessors
+    }
+
+    /// Decodes session information; archives written before processors were recorded have none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        scriptTimeLimit = try container.decodeIfPresent(Duration.self, forKey: .scriptTimeLimit)
+        eventProcessors = try container.decodeIfPresent([SCXMLProcessorEntry].self, forKey: .eventProcessors) ?? []
     }
 }
 
-/// An error a data model raises while evaluating: the machine turns it into `error.execution`.
+/// One event I/O processor a session can use, and the session's location there.
+public struct SCXMLProcessorEntry: Sendable, Hashable, Codable {
+    /// The `type` values that name the processor; the first is its full URI.
+    public var types: [String]
+    /// Where other parties send the session's events through it, such as an HTTP URL.
+    public var location: String
+
+    /// An entry from its parts.
+    public init(types: [String], location: String) {
+        self.types = types
+        self.location = location
+    }
+}
+
+/// An error a data model raises while evaluating: the machine turns it into `error.execution`,
+/// whose `_event.data` gives the element's tag name, the line and column, and the message as
+/// the reason.
 public struct SCXMLEvaluationError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public var message: String
-    /// Where the expression is.
+    /// Where the expression (or the element) is.
     public var location: SourcePosition
     /// The identifier of the `<send>` that failed, which the `error.execution` event carries as
     /// its `sendid`.
     public var sendID: String?
+    /// The tag name of the element that failed, such as `assign`; filled in by the executable
+    /// content that ran the expression when the data model does not say.
+    public var element: String?
 
     /// An error from its parts.
-    public init(_ message: String, at location: SourcePosition, sendID: String? = nil) {
+    public init(_ message: String, at location: SourcePosition, sendID: String? = nil, element: String? = nil) {
         self.message = message
         self.location = location
         self.sendID = sendID
+        self.element = element
     }
 
     /// `file:line:column: message`.

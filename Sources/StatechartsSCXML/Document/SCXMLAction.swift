@@ -32,6 +32,20 @@ public struct SCXMLAction: Sendable, Hashable {
         /// `<script>`.
         case script(SCXMLScript)
     }
+
+    /// The element's tag name, such as `assign`.
+    public var tagName: String {
+        switch kind {
+        case .raise: return "raise"
+        case .send: return "send"
+        case .cancel: return "cancel"
+        case .log: return "log"
+        case .if: return "if"
+        case .foreach: return "foreach"
+        case .assign: return "assign"
+        case .script: return "script"
+        }
+    }
 }
 
 /// One branch of an `<if>`: its condition (none for `<else>`) and its actions.
@@ -52,6 +66,11 @@ public struct SCXMLBranch: Sendable, Hashable {
 public struct SCXMLSend: Sendable, Hashable {
     /// The values of `type` that name the SCXML event I/O processor.
     public static let scxmlProcessorTypes: Set<String> = ["http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml"]
+    /// The values of `type` that name SCXML's Basic HTTP Event I/O Processor, which a session has
+    /// when it is given one (the module StatechartsHTTP provides it).
+    public static let basicHTTPProcessorTypes: Set<String> = [
+        "http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor", "basichttp",
+    ]
 
     /// The `event` attribute.
     public var event: String?

@@ -1,18 +1,21 @@
 import Foundation
 import Statecharts
 
-/// The context of a machine that runs an SCXML document: its data model, its identity and
-/// where `<log>` goes.
-public struct SCXMLSession: DataModel {
+/// The context of the machine of one SCXML session: its data model, its identity, the session
+/// that invoked it and the invocations it runs.
+///
+/// ``SCXMLSession`` makes one for each session it runs. Everything a session does outside itself
+/// (start a child, send an event to another session or over an event I/O processor, write a log)
+/// leaves its machine as a `MachineEffect`; the context only keeps what the machine itself needs
+/// to decide: which sessions it can reach and which invocation an event came from.
+public struct SCXMLContext: DataModel {
     /// Events are ``SCXMLEvent``s.
     public typealias Event = SCXMLEvent
 
     /// The data model: the document's variables.
     public var model: any SCXMLDataModel
-    /// The session's identifier and the document's name.
+    /// The session's identifier, the document's name and the event I/O processors it can use.
     public let info: SCXMLSessionInfo
-    /// Where `<log>` elements write; `nil` to discard them.
-    public var log: (@Sendable (SCXMLLogRecord) -> Void)?
     /// States whose `<data>` has been initialised (late binding).
     var initializedStates: Set<String> = []
     /// The number of the next generated send identifier.
@@ -23,21 +26,16 @@ public struct SCXMLSession: DataModel {
     /// The values the invoking session passed (`<param>`, `namelist`), which replace the values
     /// of the `<data>` elements of the same names.
     var parameters: [String: SCXMLValue] = [:]
-    /// The invocations running in this session, in the order they started.
+    /// The invocations running in this session, in the order they started: whom `#_INVOKEID`
+    /// reaches, and whose `<finalize>` and `autoforward` apply to an event.
     var invocations: [SCXMLInvocation] = []
     /// The number of invocations started, for generated identifiers.
     var invocationCounter = 0
-    /// Events for other sessions and cancellations of delayed ones, for ``SCXMLInterpreter``.
-    var outbox: [SCXMLMessage] = []
-    /// Whether this session has sent a delayed event to another session, which `<cancel>` must
-    /// then also reach.
-    var hasSentDelayedMessages = false
 
-    /// A session with a fresh model.
-    public init(model: any SCXMLDataModel, info: SCXMLSessionInfo, log: (@Sendable (SCXMLLogRecord) -> Void)? = nil) {
+    /// A context with a fresh model.
+    public init(model: any SCXMLDataModel, info: SCXMLSessionInfo) {
         self.model = model
         self.info = info
-        self.log = log
     }
 
     /// Binds `_event` in the data model.
@@ -45,12 +43,15 @@ public struct SCXMLSession: DataModel {
         model.bind(Self.scxmlEvent(event))
     }
 
-    /// The SCXML form of an event the machine processes: the event itself, or for the events
-    /// the machine raises (`done.state.*`, `error.execution`), a platform event.
+    /// The SCXML form of an event the machine processes: the event itself, or for the events the
+    /// machine raises (`done.state.*`, `error.execution`, `error.communication`), a platform event;
+    /// an error event's data says which element failed, where and why.
     static func scxmlEvent(_ event: ProcessedEvent<SCXMLEvent>) -> SCXMLEvent {
         if let own = event.event { return own }
-        let sendID = (event.error as? SCXMLEvaluationError)?.sendID
-        return SCXMLEvent(event.name, data: event.doneData as? SCXMLValue, type: .platform, sendID: sendID)
+        let evaluation = event.error as? SCXMLEvaluationError
+        var data = event.doneData as? SCXMLValue
+        if let failure = event.failure { data = SCXMLErrorData.value(of: failure, evaluation: evaluation) }
+        return SCXMLEvent(event.name, data: data, type: .platform, sendID: evaluation?.sendID)
     }
 
     /// A new send identifier, unique in the session.
@@ -58,10 +59,23 @@ public struct SCXMLSession: DataModel {
         sendCounter += 1
         return "send.\(info.id).\(sendCounter)"
     }
+
+    /// The session a `#_parent`, `#_scxml_SESSIONID` or `#_INVOKEID` target reaches from this
+    /// session: itself, its parent or one of its running children; `nil` for any other.
+    func reachableSession(_ target: String) -> String? {
+        if target == "#_parent" { return parent?.sessionID }
+        if target.hasPrefix("#_scxml_") {
+            let id = String(target.dropFirst("#_scxml_".count))
+            if id == info.id || id == parent?.sessionID { return id }
+            return invocations.first { $0.childSessionID == id }?.childSessionID
+        }
+        let invokeID = String(target.dropFirst(2))
+        return invocations.first { $0.invokeID == invokeID }?.childSessionID
+    }
 }
 
-extension SCXMLSession: Codable {
-    /// The data models a session can be decoded with, in a decoder's `userInfo`: an array of
+extension SCXMLContext: Codable {
+    /// The data models a context can be decoded with, in a decoder's `userInfo`: an array of
     /// ``SCXMLDataModel`` types. Without it, ``SCXMLDocument/builtInDataModels``.
     public static let dataModelsKey: CodingUserInfoKey = {
         // `init(rawValue:)` is failable in its signature only; a constant key never fails.
@@ -76,7 +90,7 @@ extension SCXMLSession: Codable {
             invocationCounter
     }
 
-    /// Decodes a session; its ``log`` is `nil` (see ``SCXMLChart/restoreMachine(from:unhandledEvents:log:)``).
+    /// Decodes a context.
     ///
     /// - Throws: `DecodingError.dataCorrupted` when the data model named is not among
     ///   ``dataModelsKey``'s types.
@@ -91,7 +105,6 @@ extension SCXMLSession: Codable {
         }
         model = try container.decode(type, forKey: .model)
         info = try container.decode(SCXMLSessionInfo.self, forKey: .info)
-        log = nil
         initializedStates = try container.decode(Set<String>.self, forKey: .initializedStates)
         sendCounter = try container.decode(Int.self, forKey: .sendCounter)
         parent = try container.decodeIfPresent(SCXMLParentLink.self, forKey: .parent)
@@ -100,7 +113,7 @@ extension SCXMLSession: Codable {
         invocationCounter = try container.decodeIfPresent(Int.self, forKey: .invocationCounter) ?? 0
     }
 
-    /// Encodes the session: its data model's name and variables, its identity and counters.
+    /// Encodes the context: its data model's name and variables, its identity and counters.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type(of: model).names.sorted().first ?? "", forKey: .dataModel)
@@ -112,20 +125,5 @@ extension SCXMLSession: Codable {
         if !parameters.isEmpty { try container.encode(parameters, forKey: .parameters) }
         if !invocations.isEmpty { try container.encode(invocations, forKey: .invocations) }
         if invocationCounter > 0 { try container.encode(invocationCounter, forKey: .invocationCounter) }
-    }
-}
-
-/// What a `<log>` element wrote.
-public struct SCXMLLogRecord: Sendable, Hashable, CustomStringConvertible {
-    /// The `label` attribute.
-    public var label: String?
-    /// The value of the `expr` attribute.
-    public var value: SCXMLValue?
-    /// Where the `<log>` is.
-    public var location: SourcePosition
-
-    /// `label: value`.
-    public var description: String {
-        [label, value?.description].compactMap { $0 }.joined(separator: ": ")
     }
 }

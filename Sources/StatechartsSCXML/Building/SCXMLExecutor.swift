@@ -2,11 +2,14 @@ import Statecharts
 
 /// Runs SCXML executable content against a machine's ``Scope``.
 ///
-/// An element that fails throws; the machine then raises `error.execution` and skips the rest of
-/// the block, as SCXML specifies. A `<send>` to a target that exists in form but cannot be reached
-/// raises `error.communication` instead, and the block goes on.
+/// An element that fails throws an ``SCXMLEvaluationError`` that names it; the machine then raises
+/// `error.execution` and skips the rest of the block, as SCXML specifies. A `<send>` to a target
+/// that exists in form but cannot be reached raises `error.communication` instead, and the block
+/// goes on. What crosses the session's edge leaves through the scope as an effect: events sent to
+/// the session itself or to others (``SCXMLSession`` is the external queue of every session), and
+/// `<log>` records.
 enum SCXMLExecutor {
-    typealias SCXMLScope = Scope<String, SCXMLEvent, SCXMLSession>
+    typealias SCXMLScope = Scope<String, SCXMLEvent, SCXMLContext>
 
     static let scxmlProcessor = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
 
@@ -17,6 +20,17 @@ enum SCXMLExecutor {
     }
 
     static func run(_ action: SCXMLAction, in scope: inout SCXMLScope) throws {
+        do {
+            try perform(action, in: &scope)
+        } catch var error as SCXMLEvaluationError {
+            if error.element == nil { error.element = action.tagName }
+            throw error
+        } catch {
+            throw SCXMLEvaluationError("\(error)", at: action.location, element: action.tagName)
+        }
+    }
+
+    private static func perform(_ action: SCXMLAction, in scope: inout SCXMLScope) throws {
         switch action.kind {
         case .raise(let event):
             scope.raise(SCXMLEvent(event, type: .internal))
@@ -25,10 +39,9 @@ enum SCXMLExecutor {
         case .cancel(let sendID, let expression):
             guard let id = try sendID ?? expression.map({ try value($0, in: &scope).description }) else { return }
             scope.cancel(id: id)
-            if scope.context.hasSentDelayedMessages { scope.context.outbox.append(.cancel(sendID: id)) }
         case .log(let label, let expression):
             let value = try expression.map { try self.value($0, in: &scope) }
-            scope.context.log?(SCXMLLogRecord(label: label, value: value, location: action.location))
+            scope.log(MachineLog(label: label, message: value?.description ?? "", location: action.location))
         case .if(let branches):
             for branch in branches {
                 let taken = try branch.condition.map { try condition($0, in: &scope) } ?? true
@@ -95,7 +108,14 @@ enum SCXMLExecutor {
                 try withModel(&scope) { model, isActive in try model.initialize(item, isActive: isActive) }
             } catch {
                 _ = try? withModel(&scope) { model, _ in try model.declare(item) }
-                scope.raise(SCXMLEvent("error.execution", type: .platform))
+                let evaluation = error as? SCXMLEvaluationError
+                scope.raise(
+                    SCXMLEvent(
+                        "error.execution",
+                        data: SCXMLErrorData.value(
+                            element: evaluation?.element ?? "data", at: evaluation?.location ?? item.location,
+                            reason: evaluation?.message ?? "\(error)"),
+                        type: .platform))
             }
         }
     }
@@ -139,10 +159,14 @@ enum SCXMLExecutor {
         }
         // The identifier the event carries: the one the document gave or asked for, else none.
         let eventSendID = send.id != nil || send.idLocation != nil ? sendID : nil
-        if let type, !SCXMLSend.scxmlProcessorTypes.contains(type) {
+        let info = scope.context.info
+        let processor = type.flatMap { SCXMLSend.scxmlProcessorTypes.contains($0) ? nil : info.processor(named: $0) }
+        if let type, !SCXMLSend.scxmlProcessorTypes.contains(type), processor == nil {
+            let available = info.eventProcessors.compactMap(\.types.first)
+            let others = available.isEmpty ? "" : " or \(available.joined(separator: ", "))"
             throw SCXMLEvaluationError(
-                "the event I/O processor '\(type)' is not supported; only SCXML's is", at: location,
-                sendID: eventSendID)
+                "the event I/O processor '\(type)' is not available in this session; it has SCXML's\(others)",
+                at: location, sendID: eventSendID)
         }
         var delay = send.delay ?? .zero
         if let expression = send.delayExpression {
@@ -153,16 +177,28 @@ enum SCXMLExecutor {
             }
             delay = parsed
         }
+        if let processor, let type {
+            try sendThrough(
+                processor, type: type, send, name: name, target: target, delay: delay, sendID: sendID,
+                eventSendID: eventSendID, at: location, in: &scope)
+            return
+        }
         let data = try eventData(send, at: location, in: &scope)
         guard let name else {
             throw SCXMLEvaluationError("the <send> has no event name", at: location)
         }
-        let ownTarget = "#_scxml_\(scope.context.info.id)"
+        let ownTarget = info.scxmlLocation
         var event = SCXMLEvent(
             name, data: data, type: .external, sendID: eventSendID, origin: ownTarget, originType: scxmlProcessor)
         switch target {
         case nil, "", ownTarget?:
-            scope.send(event, after: delay, id: sendID)
+            if delay > .zero {
+                // A timer of the machine: archived with it, cancelled by <cancel>.
+                scope.send(event, after: delay, id: sendID)
+            } else {
+                // Through the session, which keeps one external queue for every sender.
+                scope.send(OutgoingEvent(event, target: ownTarget, type: scxmlProcessor, id: sendID, location: location))
+            }
         case "#_internal":
             if delay > .zero {
                 throw SCXMLEvaluationError(
@@ -176,28 +212,55 @@ enum SCXMLExecutor {
                     "the target '\(other)' is not one the SCXML event I/O processor accepts (#_internal, #_scxml_SESSION, #_parent, #_INVOKEID)",
                     at: location, sendID: sendID)
             }
-            guard let session = reachableSession(other, from: scope.context) else {
+            guard let session = scope.context.reachableSession(other) else {
                 // A valid form, but no session to reach.
-                scope.raise(SCXMLEvent("error.communication", type: .platform, sendID: sendID))
+                scope.raise(
+                    SCXMLEvent(
+                        "error.communication",
+                        data: SCXMLErrorData.value(
+                            element: "send", at: location, reason: "no session that this one can reach is '\(other)'"),
+                        type: .platform, sendID: sendID))
                 return
             }
             if let parent = scope.context.parent, session == parent.sessionID { event.invokeID = parent.invokeID }
-            if delay > .zero { scope.context.hasSentDelayedMessages = true }
-            scope.context.outbox.append(.send(event, target: session, delay: delay, sendID: sendID))
+            scope.send(
+                OutgoingEvent(
+                    event, target: "#_scxml_\(session)", type: scxmlProcessor, delay: delay, id: sendID, location: location))
         }
     }
 
-    /// The session a `#_parent`, `#_scxml_SESSIONID` or `#_INVOKEID` target reaches from this
-    /// session: its parent or one of its running children; `nil` for any other.
-    static func reachableSession(_ target: String, from session: SCXMLSession) -> String? {
-        if target == "#_parent" { return session.parent?.sessionID }
-        if target.hasPrefix("#_scxml_") {
-            let id = String(target.dropFirst("#_scxml_".count))
-            if id == session.parent?.sessionID { return id }
-            return session.invocations.first { $0.childSessionID == id }?.childSessionID
+    /// A `<send>` through an event I/O processor of the session other than SCXML's (its Basic HTTP
+    /// one): the event leaves the machine for the session, which hands it to the processor. An
+    /// event without a name is named by the receiver (`HTTP.POST`); inline content or `expr`
+    /// content travels as the event's `raw` text.
+    static func sendThrough(
+        _ processor: SCXMLProcessorEntry, type: String, _ send: SCXMLSend, name: String?, target: String?,
+        delay: Duration, sendID: String, eventSendID: String?, at location: SourcePosition, in scope: inout SCXMLScope
+    ) throws {
+        guard let target, !target.isEmpty else {
+            scope.raise(
+                SCXMLEvent(
+                    "error.communication",
+                    data: SCXMLErrorData.value(
+                        element: "send", at: location, reason: "a <send> of type '\(type)' needs a target"),
+                    type: .platform, sendID: sendID))
+            return
         }
-        let invokeID = String(target.dropFirst(2))
-        return session.invocations.first { $0.invokeID == invokeID }?.childSessionID
+        var event = SCXMLEvent(
+            name ?? "", type: .external, sendID: eventSendID, origin: processor.location, originType: processor.types.first)
+        if let content = send.content {
+            let value: SCXMLValue
+            if let expression = content.expression {
+                value = try self.value(expression, in: &scope)
+            } else {
+                value = .string(content.inline?.string ?? "")
+            }
+            event.raw = value.description
+            event.data = value
+        } else {
+            event.data = try eventData(send, at: location, in: &scope)
+        }
+        scope.send(OutgoingEvent(event, target: target, type: type, delay: delay, id: sendID, location: location))
     }
 
     static func eventData(
@@ -231,12 +294,26 @@ extension SCXMLExecutor {
     ]
 
     /// Starts an `<invoke>` (SCXML's `invoke()`), at the end of the step that entered its state:
-    /// evaluates its attributes and parameters in this session and records what the child needs,
-    /// for ``SCXMLInterpreter`` to start it. A failure raises `error.execution` and the child does
-    /// not start.
+    /// evaluates its attributes and parameters in this session, records the invocation as running
+    /// and returns what the child needs, which leaves the machine as the invocation's description
+    /// for ``SCXMLSession`` to start it. A failure raises `error.execution` and the child does not
+    /// start.
     static func startInvocation(
         _ invoke: SCXMLInvoke, state: String, id: InvocationID, in scope: inout SCXMLScope
-    ) throws {
+    ) throws -> SCXMLInvocation {
+        do {
+            return try describeInvocation(invoke, state: state, id: id, in: &scope)
+        } catch var error as SCXMLEvaluationError {
+            if error.element == nil { error.element = "invoke" }
+            throw error
+        } catch {
+            throw SCXMLEvaluationError("\(error)", at: invoke.location, element: "invoke")
+        }
+    }
+
+    private static func describeInvocation(
+        _ invoke: SCXMLInvoke, state: String, id: InvocationID, in scope: inout SCXMLScope
+    ) throws -> SCXMLInvocation {
         let type = try invoke.type ?? invoke.typeExpression.map { try value($0, in: &scope).description }
         if let type, !scxmlInvokeTypes.contains(type) {
             throw SCXMLEvaluationError(
@@ -269,10 +346,11 @@ extension SCXMLExecutor {
             for param in invoke.params { values[param.name] = try paramValue(param, model: &model, isActive: isActive) }
             return values
         }
-        scope.context.invocations.append(
-            SCXMLInvocation(
-                id: id, invokeID: invokeID, state: state, childSessionID: "\(scope.context.info.id).\(number)",
-                autoforward: invoke.autoforward, source: source, parameters: parameters, location: invoke.location))
+        let invocation = SCXMLInvocation(
+            id: id, invokeID: invokeID, state: state, childSessionID: "\(scope.context.info.id).\(number)",
+            autoforward: invoke.autoforward, source: source, parameters: parameters, location: invoke.location)
+        scope.context.invocations.append(invocation)
+        return invocation
     }
 
     /// Before an external event: runs the `<finalize>` of the invocation that sent it, and
@@ -284,7 +362,10 @@ extension SCXMLExecutor {
             return
         }
         if invocation.autoforward {
-            scope.context.outbox.append(.send(event, target: invocation.childSessionID, delay: .zero, sendID: nil))
+            scope.send(
+                OutgoingEvent(
+                    event, target: "#_scxml_\(invocation.childSessionID)", type: scxmlProcessor,
+                    location: invocation.location))
         }
         if event.invokeID == invocation.invokeID { try run(finalize, in: &scope) }
     }

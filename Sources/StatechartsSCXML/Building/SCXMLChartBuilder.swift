@@ -1,88 +1,8 @@
-import Foundation
 import Statecharts
-
-/// A chart made from an SCXML document, with the data model that runs it.
-public struct SCXMLChart: Sendable {
-    /// The chart.
-    public let statechart: Statechart<String, SCXMLEvent, SCXMLSession>
-    /// The document it was made from.
-    public let document: SCXMLDocument
-    /// The data model type each machine gets an instance of.
-    public let dataModel: any SCXMLDataModel.Type
-    /// Warnings found while reading and building.
-    public let warnings: [SCXMLDiagnostic]
-
-    /// A machine of the chart, not started yet.
-    ///
-    /// The machine runs this one session. A document with `<invoke>`, or one that sends events
-    /// to other sessions, runs under ``SCXMLInterpreter``, which starts the invoked sessions and
-    /// delivers what they send each other.
-    ///
-    /// - Parameters:
-    ///   - sessionID: The session identifier (SCXML's `_sessionid`); a new UUID by default.
-    ///   - unhandledEvents: What to do with an event that no transition handles.
-    ///   - log: Where `<log>` elements write; `nil` to discard them.
-    ///   - scriptTimeLimit: How long one script or expression may run before it is stopped with
-    ///     `error.execution`; `nil` for no limit.
-    public func makeMachine(
-        sessionID: String = UUID().uuidString, unhandledEvents: UnhandledEventPolicy = .ignore,
-        log: (@Sendable (SCXMLLogRecord) -> Void)? = nil, scriptTimeLimit: Duration? = .seconds(1)
-    ) -> StateMachine<String, SCXMLEvent, SCXMLSession> {
-        let info = SCXMLSessionInfo(id: sessionID, name: document.name, scriptTimeLimit: scriptTimeLimit)
-        let session = SCXMLSession(model: dataModel.init(session: info), info: info, log: log)
-        return statechart.makeMachine(context: session, unhandledEvents: unhandledEvents)
-    }
-
-    /// A machine of the chart in the state `archive` recorded (see `StateMachine.archive()`).
-    ///
-    /// - Parameters:
-    ///   - archive: The archive of a machine of this chart.
-    ///   - unhandledEvents: What to do with an event that no transition handles.
-    ///   - log: Where `<log>` elements write; `nil` to discard them.
-    /// - Throws: `MachineArchiveError` when the archive does not fit the chart.
-    public func restoreMachine(
-        from archive: MachineArchive<String, SCXMLEvent, SCXMLSession>, unhandledEvents: UnhandledEventPolicy = .ignore,
-        log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
-    ) throws(MachineArchiveError) -> StateMachine<String, SCXMLEvent, SCXMLSession> {
-        var archive = archive
-        archive.context.log = log
-        return try StateMachine(chart: statechart, restoring: archive, unhandledEvents: unhandledEvents)
-    }
-
-    /// A decoder for archives of this chart's machines: a JSON decoder that knows its data model.
-    public func archiveDecoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.userInfo[SCXMLSession.dataModelsKey] = [dataModel]
-        return decoder
-    }
-}
-
-extension SCXMLDocument {
-    /// The data model types this module provides.
-    public static let builtInDataModels: [any SCXMLDataModel.Type] = [NullDataModel.self]
-
-    /// The `datamodel` a document uses when it names none: ECMAScript, as SCION and most engines do.
-    public static let defaultDataModel = "ecmascript"
-
-    /// Builds the chart of this document.
-    ///
-    /// The data model is the one of `dataModels` that implements the document's `datamodel`
-    /// attribute. A document that asks for ECMAScript when no ECMAScript model is given runs on
-    /// ``NullDataModel`` if every expression it uses means the same there (`In()` tests and string
-    /// literals); any other expression is reported as needing the ECMAScript data model.
-    ///
-    /// - Throws: ``SCXMLError`` with every problem: expressions or elements the data model cannot
-    ///   run (``SCXMLDiagnostic/Kind/unsupported``) and the chart's own problems, such as unknown
-    ///   targets (``SCXMLDiagnostic/Kind/document``).
-    public func makeChart(dataModels: [any SCXMLDataModel.Type] = builtInDataModels) throws(SCXMLError) -> SCXMLChart {
-        var builder = SCXMLChartBuilder(document: self, dataModels: dataModels)
-        return try builder.build()
-    }
-}
 
 /// Turns an ``SCXMLDocument`` into chart elements whose actions run the executable content.
 struct SCXMLChartBuilder {
-    typealias Element = ChartElement<String, SCXMLEvent, SCXMLSession>
+    typealias Element = ChartElement<String, SCXMLEvent, SCXMLContext>
 
     let document: SCXMLDocument
     let model: any SCXMLDataModel.Type
@@ -135,13 +55,18 @@ struct SCXMLChartBuilder {
                         }
                     }
                     if let script {
-                        try SCXMLExecutor.withModel(&scope) { model, isActive in
-                            try model.run(script, isActive: isActive)
+                        do {
+                            try SCXMLExecutor.withModel(&scope) { model, isActive in
+                                try model.run(script, isActive: isActive)
+                            }
+                        } catch var error as SCXMLEvaluationError {
+                            if error.element == nil { error.element = "script" }
+                            throw error
                         }
                     }
                 }, at: 0)
         }
-        let chart: Statechart<String, SCXMLEvent, SCXMLSession>
+        let chart: Statechart<String, SCXMLEvent, SCXMLContext>
         do {
             chart = try Statechart(
                 name: document.name ?? "scxml", initial: document.initial, elements: elements,
@@ -206,11 +131,13 @@ struct SCXMLChartBuilder {
             case .raise:
                 break
             case .send(let send):
-                if let type = send.type, !SCXMLSend.scxmlProcessorTypes.contains(type) {
+                if let type = send.type, !SCXMLSend.scxmlProcessorTypes.contains(type),
+                    !SCXMLSend.basicHTTPProcessorTypes.contains(type)
+                {
                     diagnostics.append(
                         SCXMLDiagnostic(
                             .warning,
-                            "the event I/O processor '\(type)' is not supported; this <send> raises error.execution",
+                            "the event I/O processor '\(type)' is not one a session can have here (SCXML's and the Basic HTTP one); this <send> raises error.execution",
                             at: action.location, kind: .unsupported))
                 }
                 check(send.eventExpression, as: .value)
@@ -331,10 +258,7 @@ struct SCXMLChartBuilder {
         let finalize = invocation.finalize
         return .invoke(
             id: invocation.id,
-            work: { _ in
-                throw SCXMLEvaluationError("an SCXML <invoke> runs under SCXMLInterpreter", at: invocation.location)
-            },
-            onStart: { scope, id in try SCXMLExecutor.startInvocation(invocation, state: state, id: id, in: &scope) },
+            describedBy: { scope, id in try SCXMLExecutor.startInvocation(invocation, state: state, id: id, in: &scope) },
             beforeExternalEvent: { scope, id in try SCXMLExecutor.beforeExternalEvent(finalize, id: id, in: &scope) },
             location: invocation.location)
     }
@@ -344,7 +268,7 @@ struct SCXMLChartBuilder {
         check(transition.actions)
         let trigger: TransitionTrigger<String> =
             transition.events.isEmpty ? .eventless : .events(transition.events.map { .descriptor(EventDescriptor($0)) })
-        let condition = transition.condition.map { expression -> StatechartGuard<String, SCXMLEvent, SCXMLSession> in
+        let condition = transition.condition.map { expression -> StatechartGuard<String, SCXMLEvent, SCXMLContext> in
             { scope in try SCXMLExecutor.condition(expression, in: scope) }
         }
         return .transition(
@@ -352,52 +276,9 @@ struct SCXMLChartBuilder {
             action: actionClosure(transition.actions), location: transition.location)
     }
 
-    func actionClosure(_ actions: [SCXMLAction]) -> StatechartAction<String, SCXMLEvent, SCXMLSession>? {
+    func actionClosure(_ actions: [SCXMLAction]) -> StatechartAction<String, SCXMLEvent, SCXMLContext>? {
         guard !actions.isEmpty else { return nil }
         return { scope in try SCXMLExecutor.run(actions, in: &scope) }
     }
 }
 
-extension SCXMLChart {
-    /// Reads the document at `url` and builds its chart.
-    ///
-    /// - Throws: ``SCXMLError`` with every problem of the document and of its chart.
-    public static func load(
-        contentsOf url: URL, dataModels: [any SCXMLDataModel.Type] = SCXMLDocument.builtInDataModels
-    ) throws(SCXMLError) -> SCXMLChart {
-        try load(SCXMLReader.read(contentsOf: url), dataModels: dataModels)
-    }
-
-    /// Reads a document from its text and builds its chart.
-    ///
-    /// - Throws: ``SCXMLError`` with every problem of the document and of its chart.
-    public static func load(
-        _ text: String, file: String = "<string>",
-        dataModels: [any SCXMLDataModel.Type] = SCXMLDocument.builtInDataModels
-    ) throws(SCXMLError) -> SCXMLChart {
-        try load(SCXMLReader.read(text, file: file), dataModels: dataModels)
-    }
-
-    /// Reads a document from its bytes and builds its chart.
-    ///
-    /// - Throws: ``SCXMLError`` with every problem of the document and of its chart.
-    public static func load(
-        _ data: Data, file: String, dataModels: [any SCXMLDataModel.Type] = SCXMLDocument.builtInDataModels
-    ) throws(SCXMLError) -> SCXMLChart {
-        try load(SCXMLReader.read(data, file: file), dataModels: dataModels)
-    }
-
-    static func load(_ result: SCXMLReadResult, dataModels: [any SCXMLDataModel.Type]) throws(SCXMLError) -> SCXMLChart
-    {
-        let document = try result.get()
-        do {
-            var chart = try document.makeChart(dataModels: dataModels)
-            chart = SCXMLChart(
-                statechart: chart.statechart, document: chart.document, dataModel: chart.dataModel,
-                warnings: result.diagnostics + chart.warnings)
-            return chart
-        } catch {
-            throw SCXMLError(diagnostics: result.diagnostics + error.diagnostics)
-        }
-    }
-}

@@ -54,7 +54,7 @@ public struct ConformanceTest: Sendable, Hashable {
 public struct ConformanceResult: Sendable, Hashable, Codable {
     /// The test's name.
     public var name: String
-    /// Passed, failed or skipped.
+    /// Passed, failed, skipped or absent.
     public var outcome: Outcome
     /// Why it failed or was skipped; for a failure, the step and the expected and actual configurations.
     public var detail: String?
@@ -64,9 +64,16 @@ public struct ConformanceResult: Sendable, Hashable, Codable {
     /// per step: what two runs of the same test are compared by.
     public var trace: [String] = []
 
-    /// Passed, failed or skipped.
+    /// What became of a test.
     public enum Outcome: String, Sendable, Hashable, Codable {
-        case passed, failed, skipped
+        /// It ran and passed.
+        case passed
+        /// It ran and failed, or could not run although it should have.
+        case failed
+        /// An optional or manual test that needs a feature this build does not have.
+        case skipped
+        /// The suite lists it, but this copy of the suite has no file for it.
+        case absent
     }
 
     /// A result from its parts.
@@ -77,13 +84,14 @@ public struct ConformanceResult: Sendable, Hashable, Codable {
         self.conformance = conformance
     }
 
-    /// `PASS name`, `FAIL name: detail`, `SKIP name: reason`.
+    /// `PASS name`, `FAIL name: detail`, `SKIP name: reason`, `ABSENT name: reason`.
     public var line: String {
         let label: String
         switch outcome {
         case .passed: label = "PASS"
         case .failed: label = "FAIL"
         case .skipped: label = "SKIP"
+        case .absent: label = "ABSENT"
         }
         let qualifier = conformance.map { " (\($0))" } ?? ""
         return detail.map { "\(label) \(name)\(qualifier): \($0)" } ?? "\(label) \(name)\(qualifier)"
@@ -92,14 +100,15 @@ public struct ConformanceResult: Sendable, Hashable, Codable {
 
 /// The totals of a run.
 public struct ConformanceSummary: Sendable, Hashable, Codable {
-    /// How many tests passed, failed and were skipped.
-    public var passed = 0, failed = 0, skipped = 0
+    /// How many tests passed, failed, were skipped and are absent.
+    public var passed = 0, failed = 0, skipped = 0, absent = 0
 
     /// Totals from their counts.
-    public init(passed: Int, failed: Int, skipped: Int) {
+    public init(passed: Int, failed: Int, skipped: Int, absent: Int = 0) {
         self.passed = passed
         self.failed = failed
         self.skipped = skipped
+        self.absent = absent
     }
 
     /// Totals of `results`.
@@ -109,10 +118,14 @@ public struct ConformanceSummary: Sendable, Hashable, Codable {
             case .passed: passed += 1
             case .failed: failed += 1
             case .skipped: skipped += 1
+            case .absent: absent += 1
             }
         }
     }
 
-    /// `N passed, N failed, N skipped`.
-    public var line: String { "\(passed) passed, \(failed) failed, \(skipped) skipped" }
+    /// `N passed, N failed, N skipped`, then `, N absent` when some are.
+    public var line: String {
+        let counts = "\(passed) passed, \(failed) failed, \(skipped) skipped"
+        return absent > 0 ? counts + ", \(absent) absent" : counts
+    }
 }

@@ -15,7 +15,8 @@ public struct SCXMLParentLink: Sendable, Hashable, Codable {
     }
 }
 
-/// An `<invoke>` that started: what ``SCXMLInterpreter`` needs to run its child session.
+/// An `<invoke>` that started: the description its machine gives ``SCXMLSession`` to start the
+/// child session, and the record the invoking session keeps while the child runs.
 struct SCXMLInvocation: Sendable, Hashable, Codable {
     /// The machine's identifier of the invocation.
     var id: InvocationID
@@ -41,12 +42,4 @@ enum SCXMLInvocationSource: Sendable, Hashable, Codable {
     case file(String)
     /// The document's text (`<content>`).
     case text(String)
-}
-
-/// What a session asks ``SCXMLInterpreter`` to do for it outside itself.
-enum SCXMLMessage: Sendable, Hashable, Codable {
-    /// Deliver `event` to the session `target` after `delay`.
-    case send(SCXMLEvent, target: String, delay: Duration, sendID: String?)
-    /// Drop the delayed events this session sent with the identifier, not delivered yet.
-    case cancel(sendID: String)
 }

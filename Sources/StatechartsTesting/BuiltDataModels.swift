@@ -4,10 +4,11 @@ import StatechartsSCXML
 import StatechartsECMAScript
 #endif
 
-/// The data models the tool runs documents with: the null data model, and ECMAScript when the
-/// package is built with its trait ECMAScript (the default).
-public enum ToolDataModels {
-    /// Every data model this build of the tool has.
+/// The data models of this build: the null data model, and ECMAScript when the package is built
+/// with its trait ECMAScript (the default). What the tool, the tests and the fuzzers run
+/// documents with.
+public enum BuiltDataModels {
+    /// Every data model this build has.
     public static var all: [any SCXMLDataModel.Type] {
         #if ECMAScript
         return ECMAScriptDataModel.withBuiltIns

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A data value of an SCXML session: event data, done data, parameters. The shape of JSON.
+/// A data value of an SCXML session: event data, done data, parameters. The shape of JSON, and
+/// XML content.
 public enum SCXMLValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// No value (ECMAScript's `null`).
     case null
@@ -14,6 +15,13 @@ public enum SCXMLValue: Sendable, Hashable, Codable, CustomStringConvertible {
     case array([SCXMLValue])
     /// A record.
     case object([String: SCXMLValue])
+    /// XML content, as its markup: what `<content>` with XML children sends. A data model with a
+    /// DOM (ECMAScript's) gives it to documents as one; in JSON it is written as
+    /// `{"$xml": "markup"}`.
+    case xml(String)
+
+    /// The key that marks XML content in JSON.
+    static let xmlKey = "$xml"
 
     /// The value of a JSON text, or `nil` if it is not JSON.
     public init?(json: String) {
@@ -35,6 +43,8 @@ public enum SCXMLValue: Sendable, Hashable, Codable, CustomStringConvertible {
             return "{"
                 + values.keys.sorted().map { Self.quote($0) + ":" + (values[$0]?.json ?? "null") }.joined(
                     separator: ",") + "}"
+        case .xml(let markup):
+            return "{" + Self.quote(Self.xmlKey) + ":" + Self.quote(markup) + "}"
         }
     }
 
@@ -54,9 +64,10 @@ public enum SCXMLValue: Sendable, Hashable, Codable, CustomStringConvertible {
         return result + "\""
     }
 
-    /// The text of a string value, and JSON for any other.
+    /// The text of a string value, the markup of XML content, and JSON for any other.
     public var description: String {
         if case .string(let text) = self { return text }
+        if case .xml(let markup) = self { return markup }
         return json
     }
 
@@ -76,7 +87,12 @@ public enum SCXMLValue: Sendable, Hashable, Codable, CustomStringConvertible {
         } else if let value = try? container.decode([SCXMLValue].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: SCXMLValue].self))
+            let object = try container.decode([String: SCXMLValue].self)
+            if object.count == 1, case .string(let markup)? = object[Self.xmlKey] {
+                self = .xml(markup)
+            } else {
+                self = .object(object)
+            }
         }
     }
 
@@ -90,6 +106,7 @@ public enum SCXMLValue: Sendable, Hashable, Codable, CustomStringConvertible {
         case .string(let value): try container.encode(value)
         case .array(let values): try container.encode(values)
         case .object(let values): try container.encode(values)
+        case .xml(let markup): try container.encode([Self.xmlKey: markup])
         }
     }
 }

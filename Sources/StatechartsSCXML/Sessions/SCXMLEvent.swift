@@ -21,6 +21,9 @@ public struct SCXMLEvent: StatechartEvent, Sendable, Hashable, Codable, Expressi
     public var invokeID: String?
     /// Its data.
     public var data: SCXMLValue?
+    /// For an event that came over HTTP: the whole request as received (SCXML's `_event.raw`);
+    /// for one sent with inline content through an event I/O processor: that content.
+    public var raw: String?
 
     /// SCXML's `_event.type`.
     public enum EventType: String, Sendable, Hashable, Codable {
@@ -35,7 +38,7 @@ public struct SCXMLEvent: StatechartEvent, Sendable, Hashable, Codable, Expressi
     /// An event.
     public init(
         _ name: String, data: SCXMLValue? = nil, type: EventType = .external, sendID: String? = nil,
-        origin: String? = nil, originType: String? = nil, invokeID: String? = nil
+        origin: String? = nil, originType: String? = nil, invokeID: String? = nil, raw: String? = nil
     ) {
         self.name = name
         self.data = data
@@ -44,6 +47,7 @@ public struct SCXMLEvent: StatechartEvent, Sendable, Hashable, Codable, Expressi
         self.origin = origin
         self.originType = originType
         self.invokeID = invokeID
+        self.raw = raw
     }
 
     /// An external event without data.

@@ -1,12 +1,17 @@
 import Foundation
+import StatechartsSCXML
 
 /// Finds the tests under a file or folder.
 public enum ConformanceDiscovery {
     /// The tests at `path`: a chart, or every chart in a folder and its subfolders.
     ///
-    /// A chart with a JSON file of the same name next to it is a SCION test. Otherwise it is a W3C
-    /// test; in a folder with a `categories.tsv` (the W3C suite), that table says which charts are
+    /// A chart with a JSON file of the same name next to it is a SCION test; one with a top-level
+    /// `<final id="pass">` is a W3C test; any other chart is a document that tests use, not a
+    /// test. In a folder with a `categories.tsv` (the W3C suite), that table says which charts are
     /// tests, which are documents other tests use, and what each test needs.
+    ///
+    /// - Throws: ``ConformanceError`` when there is nothing at `path`, when it is a file that is
+    ///   not a chart or a chart that is not a test, or a folder with no test.
     public static func tests(at path: String) throws(ConformanceError) -> [ConformanceTest] {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         var isDirectory: ObjCBool = false
@@ -15,11 +20,27 @@ public enum ConformanceDiscovery {
         }
         if !isDirectory.boolValue {
             guard url.pathExtension == "scxml" else { throw ConformanceError("\(path) is not an .scxml file") }
-            return [test(for: url, root: url.deletingLastPathComponent(), table: nil)]
+            guard let test = test(for: url, root: url.deletingLastPathComponent(), table: nil) else {
+                throw ConformanceError(
+                    "\(path) is not a test: a SCION test has its script (\(url.deletingPathExtension().lastPathComponent).json) beside it, and a W3C test has a top-level <final id=\"pass\">; run it with `statechart run`"
+                )
+            }
+            return [test]
         }
         if let table = W3CTable(folder: url) { return table.tests(root: url) }
-        let charts = allCharts(under: url)
-        return charts.map { test(for: $0, root: url, table: nil) }
+        let tests = allCharts(under: url).compactMap { test(for: $0, root: url, table: nil) }
+        guard !tests.isEmpty else {
+            throw ConformanceError(
+                "\(path) holds no test: no chart has a SCION script beside it or a top-level <final id=\"pass\">")
+        }
+        return tests
+    }
+
+    /// Whether a chart is a W3C test: it has a top-level `<final id="pass">`. A chart that cannot
+    /// be read counts as one, so that the run reports why.
+    static func isW3CTest(_ chart: URL) -> Bool {
+        guard let document = try? SCXMLReader.read(contentsOf: chart).get() else { return true }
+        return document.states.contains { $0.kind == .final && $0.id == "pass" }
     }
 
     static func allCharts(under folder: URL) -> [URL] {
@@ -42,9 +63,17 @@ public enum ConformanceDiscovery {
             ? String(path.dropFirst(prefix.count)) : file.deletingPathExtension().lastPathComponent
     }
 
-    static func test(for chart: URL, root: URL, table: W3CTable?) -> ConformanceTest {
+    /// The test of a chart; `nil` for a chart that is not a test.
+    static func test(for chart: URL, root: URL, table: W3CTable?) -> ConformanceTest? {
         let script = chart.deletingPathExtension().appendingPathExtension("json")
-        let kind: ConformanceTest.Kind = FileManager.default.fileExists(atPath: script.path) ? .scion : .w3c
+        let kind: ConformanceTest.Kind
+        if FileManager.default.fileExists(atPath: script.path) {
+            kind = .scion
+        } else if isW3CTest(chart) {
+            kind = .w3c
+        } else {
+            return nil
+        }
         return ConformanceTest(name: relativeName(of: chart, root: root), kind: kind, charts: [chart], w3c: nil)
     }
 }

@@ -1,0 +1,124 @@
+import Foundation
+import Statecharts
+
+extension SCXMLSession {
+    /// Whether events are on their way through the event I/O processors: sends under way, events
+    /// that arrived and wait to be received, or an event whose place among the pending ones waits
+    /// for its arrival. ``settle(upTo:)`` waits for them.
+    public var isAwaitingEvents: Bool {
+        hasAwaitedPlaces || options.eventProcessors.contains { $0.isBusy }
+    }
+
+    var hasAwaitedPlaces: Bool {
+        pending[pendingHead...].contains { if case .awaiting = $0 { return true } else { return false } }
+    }
+
+    /// Waits until an event I/O processor has something for the session, or none has anything
+    /// under way, or `timeout` has passed; then ``receiveEvents()`` takes it.
+    public func waitForEventProcessors(upTo timeout: Duration) async {
+        let start = ContinuousClock.now
+        for processor in options.eventProcessors where processor.isBusy {
+            let left = timeout - (ContinuousClock.now - start)
+            guard left > .zero else { return }
+            await processor.waitForArrivals(upTo: left)
+        }
+    }
+
+    /// Takes what the event I/O processors brought (events that arrived, sends that failed) and
+    /// processes it to completion, in order: an event sent to a session of this process takes the
+    /// place it was sent in.
+    ///
+    /// - Throws: What the top machine throws while processing.
+    @discardableResult
+    public mutating func receiveEvents() throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
+        beginStep()
+        for processor in options.eventProcessors {
+            for arrival in processor.takeArrivals() { accept(arrival) }
+        }
+        try pump()
+        return endStep()
+    }
+
+    /// Waits for the events on their way through the event I/O processors and processes them, until
+    /// none is on its way or `limit` has passed; an event sent to a session of this process that has
+    /// not arrived by then is given up (and reported in ``problems``), so that the events after it
+    /// are delivered.
+    ///
+    /// Call it after each call that may have sent events through a processor, before moving time
+    /// on: a document's timers run on the virtual clock, which does not wait for the network.
+    ///
+    /// - Returns: What the events that arrived did.
+    /// - Throws: What the top machine throws while processing.
+    @discardableResult
+    public mutating func settle(upTo limit: Duration = .seconds(5)) async throws(MachineError<String, SCXMLEvent>)
+        -> SCXMLStep
+    {
+        var result = SCXMLStep()
+        let start = ContinuousClock.now
+        while isAwaitingEvents {
+            let left = limit - (ContinuousClock.now - start)
+            guard left > .zero else { break }
+            await waitForEventProcessors(upTo: left)
+            let received = try receiveEvents()
+            result.microsteps += received.microsteps
+            result.logs += received.logs
+        }
+        if hasAwaitedPlaces {
+            beginStep()
+            giveUpAwaitedPlaces(after: limit)
+            try pump()
+            let rest = endStep()
+            result.microsteps += rest.microsteps
+            result.logs += rest.logs
+        }
+        return result
+    }
+
+    /// Puts what a processor reported where it belongs.
+    mutating func accept(_ arrival: SCXMLArrival) {
+        switch arrival {
+        case .event(let event, let session, let ticket):
+            let source = ticket.flatMap { inFlight[$0]?.source } ?? session
+            if let ticket { inFlight[ticket] = nil }
+            fill(ticket, with: .event(Delivery(event: event, target: session, source: source)))
+        case .delivered(let ticket):
+            inFlight[ticket] = nil
+        case .failed(let ticket, let reason):
+            guard let send = inFlight.removeValue(forKey: ticket) else { return }
+            fill(ticket, with: .undelivered(send.outgoing, source: send.source, reason: reason))
+        }
+    }
+
+    /// Puts `item` in the place kept for `ticket`, or after the pending events when none was kept.
+    mutating func fill(_ ticket: UInt64?, with item: Pending) {
+        if let ticket,
+            let index = pending[pendingHead...].firstIndex(where: {
+                if case .awaiting(ticket) = $0 { return true } else { return false }
+            })
+        {
+            pending[index] = item
+        } else {
+            pending.append(item)
+        }
+    }
+
+    /// Drops the places of events that did not arrive in time.
+    mutating func giveUpAwaitedPlaces(after limit: Duration) {
+        var kept: [Pending] = []
+        for item in pending[pendingHead...] {
+            guard case .awaiting(let ticket) = item else {
+                kept.append(item)
+                continue
+            }
+            if let send = inFlight.removeValue(forKey: ticket) {
+                problems.append(
+                    SCXMLDiagnostic(
+                        .warning,
+                        "the event '\(send.outgoing.event.name)' sent to \(send.outgoing.target) did not arrive within \(limit); the events after it were delivered without it",
+                        at: send.outgoing.location ?? chart.document.location, kind: .document))
+            }
+        }
+        pending = kept
+        pendingHead = 0
+    }
+}

@@ -1,0 +1,386 @@
+import Foundation
+import Statecharts
+
+extension SCXMLSession {
+    /// An invoked session.
+    struct Child: Sendable {
+        var machine: Machine
+        var chart: SCXMLChart
+        /// The session that invoked it.
+        var parent: String
+        /// The parent machine's identifier of the invocation.
+        var invocation: InvocationID
+        /// The `<invoke>`'s identifier in the parent (SCXML's `invokeid`).
+        var invokeID: String
+        /// The document it runs, as the parent named it.
+        var source: SCXMLInvocationSource
+        /// The file of the document that invoked it, which a relative `src` is read from.
+        var invokingDocument: String
+    }
+
+    struct ChartKey: Hashable, Sendable {
+        var invokingDocument: String
+        var source: SCXMLInvocationSource
+    }
+
+    /// An event for a session of this process.
+    struct Delivery: Sendable, Hashable, Codable {
+        var event: SCXMLEvent
+        /// The receiving session.
+        var target: String
+        /// The sending session.
+        var source: String
+    }
+
+    /// What waits to be delivered, in order.
+    enum Pending: Sendable {
+        /// An event for a session.
+        case event(Delivery)
+        /// The place of an event sent through an event I/O processor to a session of this
+        /// process, until the processor reports its arrival.
+        case awaiting(ticket: UInt64)
+        /// An event sent out that could not be delivered: its session gets `error.communication`.
+        case undelivered(OutgoingEvent<SCXMLEvent>, source: String, reason: String)
+        /// An invocation that could not start: its session gets the outcome.
+        case outcome(InvocationOutcome<SCXMLEvent>, invocation: InvocationID, session: String)
+    }
+
+    /// An event sent with a delay, to another session or through an event I/O processor.
+    struct DelayedDelivery: Sendable, Hashable, Codable {
+        var deadline: Duration
+        var sequence: Int
+        /// The sending session.
+        var source: String
+        var event: SCXMLEvent
+        var target: String
+        var type: String?
+        var sendID: String?
+        var location: SourcePosition?
+
+        var outgoing: OutgoingEvent<SCXMLEvent> {
+            OutgoingEvent(event, target: target, type: type, id: sendID, location: location)
+        }
+    }
+
+    /// A send under way at an event I/O processor.
+    struct InFlightSend: Sendable {
+        var outgoing: OutgoingEvent<SCXMLEvent>
+        /// The sending session.
+        var source: String
+    }
+
+    // MARK: - The loop
+
+    /// Takes what session `id` asked for and delivers everything that follows.
+    mutating func settle(after id: String) throws(MachineError<String, SCXMLEvent>) {
+        collect(from: id)
+        try pump()
+    }
+
+    /// Delivers pending events until none can be, then fires the timers due now of sessions that
+    /// paused for their effects, and again, until nothing is left to do at this instant.
+    mutating func pump() throws(MachineError<String, SCXMLEvent>) {
+        while true {
+            try drain()
+            guard try fireDueTimers() else { return }
+        }
+    }
+
+    /// Delivers pending events in order; stops at the place of an event still on its way.
+    mutating func drain() throws(MachineError<String, SCXMLEvent>) {
+        while pendingHead < pending.count {
+            if case .awaiting = pending[pendingHead] { return }
+            let item = pending[pendingHead]
+            pendingHead += 1
+            if pendingHead == pending.count {
+                pending.removeAll(keepingCapacity: true)
+                pendingHead = 0
+            }
+            switch item {
+            case .event(let delivery):
+                try deliver(delivery.event, to: delivery.target)
+            case .undelivered(let outgoing, let source, let reason):
+                try reportUndelivered(outgoing, to: source, reason: reason)
+            case .outcome(let outcome, let invocation, let session):
+                try deliverOutcome(outcome, from: invocation, to: session)
+            case .awaiting:
+                break
+            }
+        }
+    }
+
+    /// Fires, for the top session and then each child in the order they started, the timers due
+    /// now that a machine paused before. Returns whether any session had one.
+    mutating func fireDueTimers() throws(MachineError<String, SCXMLEvent>) -> Bool {
+        if machine.status == .running, let deadline = machine.nextDeadline, deadline <= now {
+            try advanceTop(to: now)
+            collect(from: sessionID)
+            return true
+        }
+        for id in childOrder {
+            guard let child = children[id], child.machine.status == .running,
+                let deadline = child.machine.nextDeadline, deadline <= now
+            else { continue }
+            let instant = now
+            runChild(id) { machine throws(MachineError<String, SCXMLEvent>) in try machine.advance(to: instant) }
+            collect(from: id)
+            return true
+        }
+        return false
+    }
+
+    /// Moves the delayed events due now to the pending ones, in order.
+    mutating func releaseDelayedDeliveries() {
+        while let first = delayed.first, first.deadline <= now {
+            delayed.removeFirst()
+            dispatch(first.outgoing, from: first.source)
+        }
+    }
+
+    // MARK: - Delivering
+
+    mutating func deliver(_ event: SCXMLEvent, to id: String) throws(MachineError<String, SCXMLEvent>) {
+        if id == sessionID {
+            guard machine.status == .running else { return }
+            _ = try sendToTop(event)
+        } else {
+            guard children[id]?.machine.status == .running else { return }
+            runChild(id) { machine throws(MachineError<String, SCXMLEvent>) in _ = try machine.send(event) }
+        }
+        collect(from: id)
+    }
+
+    mutating func reportUndelivered(
+        _ outgoing: OutgoingEvent<SCXMLEvent>, to id: String, reason: String
+    ) throws(MachineError<String, SCXMLEvent>) {
+        if id == sessionID {
+            guard machine.status == .running else { return }
+            if options.recordsMicrosteps {
+                try machine.reportUndelivered(outgoing, reason: reason, observer: &recorder)
+            } else {
+                try machine.reportUndelivered(outgoing, reason: reason)
+            }
+        } else {
+            guard children[id]?.machine.status == .running else { return }
+            runChild(id) { machine throws(MachineError<String, SCXMLEvent>) in
+                _ = try machine.reportUndelivered(outgoing, reason: reason)
+            }
+        }
+        collect(from: id)
+    }
+
+    mutating func deliverOutcome(
+        _ outcome: InvocationOutcome<SCXMLEvent>, from invocation: InvocationID, to id: String
+    ) throws(MachineError<String, SCXMLEvent>) {
+        if id == sessionID {
+            guard machine.status == .running else { return }
+            if options.recordsMicrosteps {
+                try machine.deliver(outcome, from: invocation, observer: &recorder)
+            } else {
+                try machine.deliver(outcome, from: invocation)
+            }
+        } else {
+            runChild(id) { machine throws(MachineError<String, SCXMLEvent>) in
+                _ = try machine.deliver(outcome, from: invocation)
+            }
+        }
+        collect(from: id)
+    }
+
+    /// Changes a child's machine in place: taken out while it changes, so that it is not copied.
+    mutating func updateChild(_ id: String, _ body: (inout Machine) -> Void) {
+        guard var child = children.removeValue(forKey: id) else { return }
+        body(&child.machine)
+        children[id] = child
+    }
+
+    /// Runs a child's machine; what it throws is a problem of the session (a child's failure does
+    /// not stop its parent).
+    mutating func runChild(
+        _ id: String, _ body: (inout Machine) throws(MachineError<String, SCXMLEvent>) -> Void
+    ) {
+        guard var child = children.removeValue(forKey: id) else { return }
+        do {
+            try body(&child.machine)
+        } catch {
+            problems.append(
+                SCXMLDiagnostic(
+                    .error, "the invoked session \(id) failed: \(error)", at: child.chart.document.location,
+                    kind: .document))
+        }
+        children[id] = child
+    }
+
+    // MARK: - Effects
+
+    /// Does what session `id` asked for: starts and cancels children, routes its events, collects
+    /// its logs; reports it to its parent when it has finished.
+    mutating func collect(from id: String) {
+        let effects: [MachineEffect<String, SCXMLEvent, SCXMLContext>]
+        if id == sessionID {
+            effects = machine.takeEffects()
+        } else {
+            var taken: [MachineEffect<String, SCXMLEvent, SCXMLContext>] = []
+            updateChild(id) { taken = $0.takeEffects() }
+            effects = taken
+        }
+        for effect in effects {
+            switch effect {
+            case .startInvocation(let start):
+                guard let invocation = start.descriptor as? SCXMLInvocation else {
+                    let failure = ExecutionFailure(
+                        .invoke, state: start.state, location: start.location,
+                        reason: "an SCXML session starts <invoke> of SCXML documents only")
+                    pending.append(.outcome(.failure(failure), invocation: start.id, session: id))
+                    continue
+                }
+                startChild(invocation, parent: id)
+            case .cancelInvocation(let invocation):
+                if let child = children.first(where: { $0.value.parent == id && $0.value.invocation == invocation })?.key
+                {
+                    remove(child)
+                }
+            case .send(let outgoing):
+                route(outgoing, from: id)
+            case .cancelSend(let sendID):
+                delayed.removeAll { $0.source == id && $0.sendID == sendID }
+            case .log(let record):
+                let log = SCXMLLogRecord(
+                    sessionID: id, label: record.label, message: record.message, location: record.location)
+                step.logs.append(log)
+                options.log?(log)
+            }
+        }
+        if id == sessionID {
+            if machine.status == .finished { close() }
+        } else if let child = children[id], child.machine.status == .finished {
+            let done = SCXMLEvent(
+                "done.invoke.\(child.invokeID)", data: child.machine.result as? SCXMLValue, type: .external,
+                origin: "#_scxml_\(id)", originType: SCXMLExecutor.scxmlProcessor, invokeID: child.invokeID)
+            enqueue(Delivery(event: done, target: child.parent, source: id))
+            remove(id)
+        }
+    }
+
+    /// Sends an event where its target says: to a session of this process, later if delayed, or
+    /// through an event I/O processor.
+    mutating func route(_ outgoing: OutgoingEvent<SCXMLEvent>, from source: String) {
+        if outgoing.delay > .zero {
+            sequence += 1
+            let item = DelayedDelivery(
+                deadline: now + outgoing.delay, sequence: sequence, source: source, event: outgoing.event,
+                target: outgoing.target, type: outgoing.type, sendID: outgoing.id, location: outgoing.location)
+            let index = delayed.firstIndex { ($0.deadline, $0.sequence) > (item.deadline, item.sequence) }
+            delayed.insert(item, at: index ?? delayed.endIndex)
+            return
+        }
+        dispatch(outgoing, from: source)
+    }
+
+    /// Sends an event now.
+    mutating func dispatch(_ outgoing: OutgoingEvent<SCXMLEvent>, from source: String) {
+        if outgoing.type.map(SCXMLSend.scxmlProcessorTypes.contains) ?? true {
+            guard outgoing.target.hasPrefix("#_scxml_") else {
+                pending.append(
+                    .undelivered(
+                        outgoing, source: source, reason: "the SCXML event I/O processor has no target '\(outgoing.target)'"))
+                return
+            }
+            let target = String(outgoing.target.dropFirst("#_scxml_".count))
+            enqueue(Delivery(event: outgoing.event, target: target, source: source))
+            return
+        }
+        guard let type = outgoing.type,
+            let processor = options.eventProcessors.first(where: { $0.types.contains(type) })
+        else {
+            pending.append(
+                .undelivered(
+                    outgoing, source: source, reason: "the session has no event I/O processor '\(outgoing.type ?? "")'"))
+            return
+        }
+        let ticket = nextTicket
+        nextTicket += 1
+        inFlight[ticket] = InFlightSend(outgoing: outgoing, source: source)
+        if processor.send(outgoing.event, to: outgoing.target, from: source, ticket: ticket) {
+            pending.append(.awaiting(ticket: ticket))
+        }
+    }
+
+    /// Queues an event for a session of this process, unless it comes from a child whose
+    /// invocation has ended (its state was exited): nothing a cancelled child sent is processed.
+    mutating func enqueue(_ delivery: Delivery) {
+        if let child = children[delivery.source], child.parent == delivery.target {
+            let parentMachine = delivery.target == sessionID ? machine : children[delivery.target]?.machine
+            guard parentMachine?.isRunning(child.invocation) == true else { return }
+        }
+        pending.append(.event(delivery))
+    }
+
+    // MARK: - Children
+
+    /// Starts the child session of an invocation. A document that cannot be read or built reports
+    /// `error.execution` to the parent, with the document's first problem, and no child starts.
+    mutating func startChild(_ invocation: SCXMLInvocation, parent: String) {
+        let invoking = children[parent]?.chart ?? chart
+        let childChart: SCXMLChart
+        do {
+            childChart = try self.chart(for: invocation.source, invokedFrom: invoking, at: invocation.location)
+        } catch {
+            problems += error.errors
+            let reason = error.errors.first.map { "the invoked document cannot be run: \($0)" } ?? "\(error)"
+            let failure = ExecutionFailure(
+                .invoke, state: invocation.state, location: invocation.location, reason: reason,
+                error: SCXMLEvaluationError(reason, at: invocation.location, element: "invoke"))
+            pending.append(.outcome(.failure(failure), invocation: invocation.id, session: parent))
+            return
+        }
+        let info = SCXMLSessionInfo(
+            id: invocation.childSessionID, name: childChart.document.name, scriptTimeLimit: options.scriptTimeLimit,
+            eventProcessors: Self.open(invocation.childSessionID, at: options.eventProcessors))
+        var context = SCXMLContext(model: childChart.dataModel.init(session: info), info: info)
+        context.parent = SCXMLParentLink(sessionID: parent, invokeID: invocation.invokeID)
+        context.parameters = invocation.parameters
+        var child = childChart.statechart.makeMachine(context: context)
+        child.pausesAtEffects = true
+        try? child.advance(to: now)
+        children[invocation.childSessionID] = Child(
+            machine: child, chart: childChart, parent: parent, invocation: invocation.id, invokeID: invocation.invokeID,
+            source: invocation.source, invokingDocument: invoking.document.location.file)
+        childOrder.append(invocation.childSessionID)
+        runChild(invocation.childSessionID) { machine throws(MachineError<String, SCXMLEvent>) in try machine.start() }
+        collect(from: invocation.childSessionID)
+    }
+
+    /// Stops a child session, its own children, and the delayed events they sent.
+    mutating func remove(_ id: String) {
+        guard children.removeValue(forKey: id) != nil else { return }
+        closeAtProcessors(id)
+        childOrder.removeAll { $0 == id }
+        delayed.removeAll { $0.source == id }
+        for grandchild in children.filter({ $0.value.parent == id }).map(\.key) { remove(grandchild) }
+    }
+
+    /// The chart of an invoked document, read once per invoking document and source.
+    mutating func chart(
+        for source: SCXMLInvocationSource, invokedFrom invoking: SCXMLChart, at location: SourcePosition
+    ) throws(SCXMLError) -> SCXMLChart {
+        let documentFile = invoking.document.location.file
+        let key = ChartKey(invokingDocument: documentFile, source: source)
+        if let cached = charts[key] { return cached }
+        let loaded: SCXMLChart
+        switch source {
+        case .text(let text):
+            loaded = try SCXMLChart.load(text, file: documentFile, dataModels: dataModels)
+        case .file(let path):
+            var resolver = SourceResolver(documentFile: documentFile)
+            guard let text = resolver.read(path, at: location, severity: .error) else {
+                throw SCXMLError(diagnostics: resolver.diagnostics)
+            }
+            let folder = URL(fileURLWithPath: documentFile).deletingLastPathComponent()
+            let file = folder.appendingPathComponent(path.hasPrefix("file:") ? String(path.dropFirst(5)) : path)
+            loaded = try SCXMLChart.load(text, file: file.standardizedFileURL.path, dataModels: dataModels)
+        }
+        charts[key] = loaded
+        return loaded
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Statecharts
+
+/// Runs an SCXML document: its session and every session it invokes, on one virtual clock. The
+/// one way to run a document, in the library and in every command of the `statechart` tool.
+///
+/// The session is the external queue of all of its sessions. What a session's machine asks for
+/// leaves it as effects (see `MachineEffect`), and the session does them, in the order they were
+/// asked for:
+/// - an `<invoke>` of an SCXML document (by `src`, `srcexpr` or `<content>`, with `<param>` and
+///   `namelist` values for its `<data>`) starts a child session once its state has been entered;
+///   exiting the state cancels the child, its timers and its own children, and nothing a
+///   cancelled child sent is processed;
+/// - a `<send>` to the session itself, to `#_parent`, `#_INVOKEID` or `#_scxml_SESSIONID` is
+///   delivered in the order sent, delayed or not, and cancelled by `<cancel>`; `autoforward`
+///   forwards external events to a child, `<finalize>` runs before an event from a child, and a
+///   child that finishes sends `done.invoke.ID` to its parent;
+/// - a `<send>` through another event I/O processor (``Options/eventProcessors``, such as the Basic
+///   HTTP one of StatechartsHTTP) goes to that processor; what it brings back is delivered when
+///   the caller lets it (``receiveEvents()``, ``settle(upTo:)``);
+/// - `<log>` records are collected in the ``SCXMLStep`` each call returns.
+///
+/// Sessions run one at a time, each event to completion, so a run without event I/O processors is
+/// deterministic.
+///
+/// ```swift
+/// let chart = try SCXMLChart.load(contentsOf: url, dataModels: dataModels)
+/// var session = SCXMLSession(chart: chart)
+/// try session.start()
+/// try session.send("go")
+/// try session.advance(by: .seconds(1))
+/// print(session.activeStates)
+/// ```
+public struct SCXMLSession: Sendable {
+    /// The machine of one session.
+    public typealias Machine = StateMachine<String, SCXMLEvent, SCXMLContext>
+
+    /// The top session's machine: the document's.
+    public internal(set) var machine: Machine
+    /// The invoked sessions now running, by session identifier.
+    var children: [String: Child] = [:]
+    /// Children in the order they started: their timers fire in this order at one instant.
+    var childOrder: [String] = []
+    /// Events to deliver, in the order they were sent.
+    var pending: [Pending] = []
+    var pendingHead = 0
+    /// Events sent with a delay to another session or through an event I/O processor, by deadline.
+    var delayed: [DelayedDelivery] = []
+    var sequence = 0
+    /// The sends under way at the event I/O processors, by ticket.
+    var inFlight: [UInt64: InFlightSend] = [:]
+    var nextTicket: UInt64 = 1
+    /// Charts of invoked documents, by the invoking document and source: the same relative `src`
+    /// names different files in different folders.
+    var charts: [ChartKey: SCXMLChart] = [:]
+    /// What the current call did, returned by it.
+    var step = SCXMLStep()
+    var recorder = MachineRecorder<String, SCXMLEvent>()
+    /// The document's chart.
+    public let chart: SCXMLChart
+    /// How the session runs.
+    public let options: Options
+    let dataModels: [any SCXMLDataModel.Type]
+    /// The time of every session, measured from the start.
+    public internal(set) var now: Duration = .zero
+    /// What went wrong outside the top session: invoked documents that could not be read or
+    /// built (each such `<invoke>` raised `error.execution` in its session), child sessions that
+    /// failed, events sent through a processor that never arrived. Oldest first.
+    public internal(set) var problems: [SCXMLDiagnostic] = []
+
+    /// A session of `chart`, not started yet.
+    public init(chart: SCXMLChart, options: Options = Options()) {
+        self.chart = chart
+        self.options = options
+        dataModels = options.dataModels ?? (SCXMLDocument.builtInDataModels + [chart.dataModel])
+        let info = SCXMLSessionInfo(
+            id: options.sessionID, name: chart.document.name, scriptTimeLimit: options.scriptTimeLimit,
+            eventProcessors: Self.open(options.sessionID, at: options.eventProcessors))
+        machine = chart.makeMachine(info: info)
+        problems = Self.missingProcessors(in: chart, have: options.eventProcessors)
+    }
+
+    // MARK: - Reading
+
+    /// The identifier of the top session (SCXML's `_sessionid`).
+    public var sessionID: String { machine.context.info.id }
+
+    /// Whether the top session has started or finished.
+    public var status: MachineStatus { machine.status }
+
+    /// The top session's active atomic states.
+    public var activeStates: [String] { machine.activeStates }
+
+    /// Every active state of the top session, parents before children.
+    public var configuration: [String] { machine.configuration }
+
+    /// The identifiers of the invoked sessions now running, in the order they started.
+    public var childSessionIDs: [String] { childOrder }
+
+    /// The active states of a running invoked session; `nil` when there is none with that identifier.
+    public func activeStates(ofSession id: String) -> [String]? { children[id]?.machine.activeStates }
+
+    /// The machine of a running session: the top one or an invoked one.
+    public func machine(ofSession id: String) -> Machine? { id == sessionID ? machine : children[id]?.machine }
+
+    /// The earliest instant at which a timer of any session, or a delayed event between sessions,
+    /// falls due.
+    public var nextDeadline: Duration? {
+        var deadlines = [machine.nextDeadline, delayed.first?.deadline].compactMap { $0 }
+        deadlines += children.values.compactMap { $0.machine.nextDeadline }
+        return deadlines.min()
+    }
+
+    // MARK: - Running
+
+    /// Starts the top session and the sessions it invokes.
+    ///
+    /// - Throws: What the top machine's `start()` throws.
+    @discardableResult
+    public mutating func start() throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
+        beginStep()
+        if options.recordsMicrosteps {
+            try machine.start(observer: &recorder)
+        } else {
+            try machine.start()
+        }
+        try settle(after: sessionID)
+        return endStep()
+    }
+
+    /// Sends an external event to the top session and processes everything it causes in every
+    /// session.
+    ///
+    /// - Returns: The step; its ``SCXMLStep/handled`` tells whether a transition handled the event.
+    /// - Throws: What the top machine's `send(_:)` throws; ``MachineError/unhandledEvent(_:configuration:)``
+    ///   when no transition handled it and ``Options/unhandledEvents`` is `.reject`.
+    @discardableResult
+    public mutating func send(_ event: SCXMLEvent) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
+        beginStep()
+        let handled = try sendToTop(event)
+        try settle(after: sessionID)
+        if !handled && options.unhandledEvents == .reject {
+            throw .unhandledEvent(event, configuration: machine.activeStates)
+        }
+        var result = endStep()
+        result.handled = handled
+        return result
+    }
+
+    /// Moves every session's time forward by `duration`, firing timers and delayed events in order.
+    ///
+    /// - Throws: What the top machine throws while processing them.
+    @discardableResult
+    public mutating func advance(by duration: Duration) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
+        try advance(to: now + duration)
+    }
+
+    /// Moves every session's time to `instant`, firing timers and delayed events in order.
+    ///
+    /// - Throws: What the top machine throws while processing them.
+    @discardableResult
+    public mutating func advance(to instant: Duration) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
+        beginStep()
+        while machine.status == .running, let deadline = nextDeadline, deadline <= instant {
+            now = max(now, deadline)
+            try pump()
+            releaseDelayedDeliveries()
+            try pump()
+        }
+        now = max(now, instant)
+        if machine.status == .running { try advanceTop(to: now) }
+        for id in childOrder { _ = try? children[id]?.machine.advance(to: now) }
+        return endStep()
+    }
+
+    /// Ends every session: closes them at the event I/O processors and drops the children. The top
+    /// machine stays as it is, to be read.
+    public mutating func close() {
+        for id in childOrder { closeAtProcessors(id) }
+        children.removeAll()
+        childOrder.removeAll()
+        delayed.removeAll()
+        closeAtProcessors(sessionID)
+    }
+
+    // MARK: - Steps
+
+    mutating func beginStep() {
+        step = SCXMLStep()
+        if options.recordsMicrosteps { recorder = MachineRecorder() }
+    }
+
+    mutating func endStep() -> SCXMLStep {
+        var result = step
+        result.microsteps = recorder.microsteps
+        step = SCXMLStep()
+        recorder = MachineRecorder()
+        return result
+    }
+
+    /// Sends an event to the top machine, recording its microsteps when asked to.
+    mutating func sendToTop(_ event: SCXMLEvent) throws(MachineError<String, SCXMLEvent>) -> Bool {
+        options.recordsMicrosteps ? try machine.send(event, observer: &recorder) : try machine.send(event)
+    }
+
+    /// Moves the top machine's time, recording its microsteps when asked to.
+    mutating func advanceTop(to instant: Duration) throws(MachineError<String, SCXMLEvent>) {
+        if options.recordsMicrosteps {
+            try machine.advance(to: instant, observer: &recorder)
+        } else {
+            try machine.advance(to: instant)
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Statecharts
+
+/// The whole state of an ``SCXMLSession``, `Codable`: the top session's machine, every invoked
+/// session still running with the document it runs, the events sent between sessions with a delay,
+/// and the session's time. Restored with ``SCXMLSession/init(chart:restoring:options:)``, the
+/// session goes on exactly where it was: children keep their state and identifiers, and their
+/// invocations are not started again.
+///
+/// ```swift
+/// let data = try JSONEncoder().encode(session.archive())
+/// let archive = try chart.archiveDecoder(dataModels: models).decode(SCXMLSessionArchive.self, from: data)
+/// var restored = try SCXMLSession(chart: chart, restoring: archive)
+/// ```
+///
+/// An archive is taken between calls; not while events are on their way through an event I/O
+/// processor (``SCXMLSession/isAwaitingEvents``), which it could not hold.
+public struct SCXMLSessionArchive: Sendable, Codable {
+    /// The format this library writes and reads.
+    public static var currentVersion: Int { 1 }
+
+    /// The format of this archive.
+    public var version: Int
+    /// The session's time, in nanoseconds.
+    public var time: Int64
+    /// The top session's machine.
+    public var top: MachineArchive<String, SCXMLEvent, SCXMLContext>
+    /// The invoked sessions, in the order they started.
+    var children: [ChildRecord]
+    /// The events sent with a delay to other sessions or processors, in the order they fall due.
+    var delayed: [SCXMLSession.DelayedDelivery]
+    var sequence: Int
+
+    /// The top session's identifier.
+    public var sessionID: String { top.context.info.id }
+
+    /// The identifiers of the invoked sessions, in the order they started.
+    public var childSessionIDs: [String] { children.map(\.sessionID) }
+
+    struct ChildRecord: Sendable, Codable {
+        var sessionID: String
+        var parent: String
+        var invocation: InvocationID
+        var invokeID: String
+        var source: SCXMLInvocationSource
+        var invokingDocument: String
+        var machine: MachineArchive<String, SCXMLEvent, SCXMLContext>
+    }
+}
+
+/// Why a session could not be archived or restored.
+public enum SCXMLArchiveError: Error, Sendable, CustomStringConvertible {
+    /// Events are on their way through an event I/O processor; settle the session first.
+    case eventsInFlight
+    /// A session's machine could not be archived or restored.
+    case machine(session: String, MachineArchiveError)
+    /// The document an invoked session runs could not be read again.
+    case document(session: String, SCXMLError)
+    /// The archive was written in a format this library does not read.
+    case unsupportedVersion(found: Int, supported: Int)
+    /// The archive does not fit the chart.
+    case mismatch(String)
+
+    /// A sentence that says what went wrong.
+    public var description: String {
+        switch self {
+        case .eventsInFlight:
+            return "events are on their way through an event I/O processor; settle the session before archiving it"
+        case .machine(let session, let error):
+            return "session \(session): \(error)"
+        case .document(let session, let error):
+            return "session \(session): its document cannot be read again: \(error)"
+        case .unsupportedVersion(let found, let supported):
+            return "the archive's format is version \(found); this library reads version \(supported)"
+        case .mismatch(let reason):
+            return "the archive does not fit the chart: \(reason)"
+        }
+    }
+}
+
+extension SCXMLSession {
+    /// A duration in whole nanoseconds, clamped to what 64 bits hold.
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return whole.addingReportingOverflow(attoseconds / 1_000_000_000).overflow
+            ? (seconds < 0 ? .min : .max) : whole + attoseconds / 1_000_000_000
+    }
+
+    /// The session's whole state now.
+    ///
+    /// - Throws: ``SCXMLArchiveError/eventsInFlight`` while events are on their way through an
+    ///   event I/O processor; ``SCXMLArchiveError/machine(session:_:)`` when a session's machine
+    ///   cannot be archived.
+    public func archive() throws(SCXMLArchiveError) -> SCXMLSessionArchive {
+        guard pendingHead == pending.count, inFlight.isEmpty else { throw .eventsInFlight }
+        let top: MachineArchive<String, SCXMLEvent, SCXMLContext>
+        do {
+            top = try machine.archive()
+        } catch {
+            throw .machine(session: sessionID, error)
+        }
+        var records: [SCXMLSessionArchive.ChildRecord] = []
+        for id in childOrder {
+            guard let child = children[id] else { continue }
+            do {
+                records.append(
+                    .init(
+                        sessionID: id, parent: child.parent, invocation: child.invocation, invokeID: child.invokeID,
+                        source: child.source, invokingDocument: child.invokingDocument,
+                        machine: try child.machine.archive()))
+            } catch {
+                throw .machine(session: id, error)
+            }
+        }
+        return SCXMLSessionArchive(
+            version: SCXMLSessionArchive.currentVersion, time: Self.nanoseconds(now), top: top, children: records,
+            delayed: delayed, sequence: sequence)
+    }
+
+    /// A session of `chart` in the state `archive` recorded: the documents of its invoked sessions
+    /// are read again, and their machines restored with the invocations that were running.
+    ///
+    /// The sessions are opened again at the event I/O processors of `options`; `_ioprocessors`
+    /// keeps the locations the archived sessions had.
+    ///
+    /// - Throws: ``SCXMLArchiveError`` when the archive does not fit the chart or a document cannot
+    ///   be read again.
+    public init(
+        chart: SCXMLChart, restoring archive: SCXMLSessionArchive, options: Options = Options()
+    ) throws(SCXMLArchiveError) {
+        guard archive.version == SCXMLSessionArchive.currentVersion else {
+            throw .unsupportedVersion(found: archive.version, supported: SCXMLSessionArchive.currentVersion)
+        }
+        var options = options
+        options.sessionID = archive.sessionID
+        self.init(chart: chart, options: options)
+        do {
+            machine = try StateMachine(chart: chart.statechart, restoring: archive.top, invocations: .resume)
+        } catch {
+            throw .machine(session: archive.sessionID, error)
+        }
+        machine.pausesAtEffects = true
+        now = .nanoseconds(archive.time)
+        for record in archive.children {
+            let invoking: SCXMLChart
+            if record.parent == sessionID {
+                invoking = chart
+            } else if let parent = children[record.parent] {
+                invoking = parent.chart
+            } else {
+                throw .mismatch("the parent \(record.parent) of session \(record.sessionID) is not running")
+            }
+            guard invoking.document.location.file == record.invokingDocument else {
+                throw .mismatch(
+                    "session \(record.sessionID) was invoked from \(record.invokingDocument), not \(invoking.document.location.file)"
+                )
+            }
+            let childChart: SCXMLChart
+            do {
+                childChart = try self.chart(for: record.source, invokedFrom: invoking, at: invoking.document.location)
+            } catch {
+                throw .document(session: record.sessionID, error)
+            }
+            var restored: Machine
+            do {
+                restored = try StateMachine(chart: childChart.statechart, restoring: record.machine, invocations: .resume)
+            } catch {
+                throw .machine(session: record.sessionID, error)
+            }
+            restored.pausesAtEffects = true
+            _ = Self.open(record.sessionID, at: options.eventProcessors)
+            children[record.sessionID] = Child(
+                machine: restored, chart: childChart, parent: record.parent, invocation: record.invocation,
+                invokeID: record.invokeID, source: record.source, invokingDocument: record.invokingDocument)
+            childOrder.append(record.sessionID)
+        }
+        delayed = archive.delayed
+        sequence = archive.sequence
+    }
+}

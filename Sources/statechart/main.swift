@@ -1,3 +1,0 @@
-import StatechartTool
-
-StatechartCommand.main()
