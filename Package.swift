@@ -45,7 +45,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
-        // StatechartsLogging only: the core library depends on nothing.
+        // StatechartsLogging and StatechartsHTTP only: the core library depends on nothing.
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // StatechartsHTTP only: the Basic HTTP Event I/O Processor's server and client.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
@@ -86,6 +86,7 @@ let package = Package(
             dependencies: [
                 "Statecharts", "StatechartsSCXML", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // The conformance runner, random charts and the data models of this build, for the tests,
         // the fuzz targets and the tool.
@@ -123,7 +124,8 @@ let package = Package(
         .testTarget(
             name: "StatechartsSCXMLTests",
             dependencies: [
-                "Statecharts", "StatechartsSCXML", "StatechartTool",
+                "Statecharts", "StatechartsSCXML", "StatechartsTesting",
+                .target(name: "StatechartsHTTP", condition: .when(traits: ["HTTP"])),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]),
@@ -131,7 +133,7 @@ let package = Package(
         .testTarget(
             name: "StatechartsECMAScriptTests",
             dependencies: [
-                "Statecharts", "StatechartsSCXML", "StatechartTool",
+                "Statecharts", "StatechartsSCXML", "StatechartsTesting",
                 .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
             ],
             exclude: ["Fixtures"]),
@@ -139,7 +141,8 @@ let package = Package(
         .testTarget(
             name: "BluetoothConnectionTests",
             dependencies: [
-                "BluetoothConnection", "Statecharts", .product(name: "Clocks", package: "swift-clocks"),
+                "BluetoothConnection", "Statecharts", "StatechartsTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]),
@@ -168,7 +171,10 @@ let package = Package(
                 .enableUpcomingFeature("InferIsolatedConformances"),
             ]),
         // End-to-end tests of the `statechart` binary.
-        .testTarget(name: "StatechartToolTests", dependencies: ["StatechartTool"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "StatechartToolTests",
+            dependencies: ["StatechartTool", "Statecharts", "StatechartsSCXML", "StatechartsTesting"],
+            exclude: ["Fixtures"]),
     ]
 )
 

@@ -26,9 +26,10 @@ if [ ! -x .venv-oracle/bin/python ] || ! .venv-oracle/bin/python -c 'import stat
     echo "differential: python-statemachine cannot be installed (no network?); skipped"; exit 0; }
 fi
 swift build --product statechart >/dev/null
+bin="$(swift build --show-bin-path)"
 python="$PWD/.venv-oracle/bin/python"
 status=0
-.build/debug/statechart differential --oracle "$python $PWD/$oracle_dir/psm_trace.py" \
+"$bin/statechart" differential --oracle "$python $PWD/$oracle_dir/psm_trace.py" \
   --count "$count" --seed "$seed" --keep .build/differential/psm || status=1
 if [ "$qt" = "--qt" ]; then
   if ! .venv-oracle/bin/python -c 'import PySide6.QtScxml' 2>/dev/null; then
@@ -36,7 +37,7 @@ if [ "$qt" = "--qt" ]; then
   fi
   # Qt runs on real timers, and its null data model has no In(): no delayed events, no waits,
   # no guards.
-  .build/debug/statechart differential --oracle "$python $PWD/$oracle_dir/qt_trace.py" \
+  "$bin/statechart" differential --oracle "$python $PWD/$oracle_dir/qt_trace.py" \
     --count "$count" --seed "$seed" --no-timers --no-guards --keep .build/differential/qt || status=1
 fi
 exit $status

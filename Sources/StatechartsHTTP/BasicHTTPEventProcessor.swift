@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import Statecharts
 import StatechartsSCXML
@@ -25,7 +26,7 @@ import Synchronization
 /// name is the parameter `_scxmleventname`, or `HTTP.POST` without one; its data the other form
 /// parameters, or the body as text when the body is not a form; `_event.raw` the whole request as
 /// received. A `<send>` through the processor POSTs its event name as `_scxmleventname` and its
-/// `namelist` and `<param>` values as a form, or its `<content>` as the body, form-encoded; a
+/// `namelist` and `<param>` values as a form, or its `<content>` as the body, percent-encoded; a
 /// request that fails or is refused gives the sending session `error.communication`.
 ///
 /// Documents are untrusted input, so the processor is off unless given to a session, listens on
@@ -92,10 +93,13 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
     ///   - host: The address to listen on; loopback by default.
     ///   - port: The port; 0 for one the system chooses.
     ///   - limits: What the processor accepts and sends.
+    ///   - logger: Where the server writes what it does; by default nowhere, so that a tool's output
+    ///     stays its own.
     /// - Throws: ``StartError`` when the server cannot listen.
-    public static func start(host: String = "127.0.0.1", port: Int = 0, limits: Limits = Limits()) async throws
-        -> BasicHTTPEventProcessor
-    {
+    public static func start(
+        host: String = "127.0.0.1", port: Int = 0, limits: Limits = Limits(),
+        logger: Logger = Logger(label: "statecharts.http", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws -> BasicHTTPEventProcessor {
         let inbox = Inbox(limits: limits)
         let router = Router()
         router.post("/scxml/:session") { request, context -> Response in
@@ -107,7 +111,7 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port)
                 continuation.finish()
-            })
+            }, logger: logger)
         let server = Task {
             defer { continuation.finish() }
             try await application.run()
@@ -179,7 +183,7 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
         request.headers.add(name: "Content-Type", value: contentType)
         request.headers.add(name: Self.ticketHeader, value: String(ticket))
         request.headers.add(name: Self.originHeader, value: location(of: source))
-        if event.raw != nil { request.headers.add(name: Self.contentHeader, value: "form-encoded") }
+        if event.raw != nil { request.headers.add(name: Self.contentHeader, value: "percent-encoded") }
         request.body = .bytes(ByteBuffer(string: body))
         let timeout = TimeAmount.nanoseconds(Int64(limits.sendTimeout.components.seconds) * 1_000_000_000)
         let client = client
@@ -221,17 +225,18 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
     static let ticketHeader = "Statecharts-Ticket"
     /// The header that carries the sending session's location (the event's `origin`).
     static let originHeader = "Statecharts-Origin"
-    /// The header that says a text body is form-encoded content.
+    /// The header that says a text body is percent-encoded content.
     static let contentHeader = "Statecharts-Content"
 
     /// The body, content type and query of an event: its name as `_scxmleventname`; its data as
-    /// form parameters, or its content (``SCXMLEvent/raw``) as the body, form-encoded.
+    /// form parameters, or its content (``SCXMLEvent/raw``) as the body, percent-encoded.
     static func encode(_ event: SCXMLEvent) -> (body: String, contentType: String, query: String?) {
         let form = "application/x-www-form-urlencoded"
         let name = event.name.isEmpty ? nil : "_scxmleventname=" + formEncode(event.name)
         if let content = event.raw {
-            // Form-encoded, as SCXML's tests expect to find it in the request.
-            return (formEncode(content), "text/plain; charset=utf-8", name)
+            // Percent-encoded (a space as %20), one of the two encodings SCXML's tests look for in
+            // the request.
+            return (encodePathSegment(content), "text/plain; charset=utf-8", name)
         }
         var pairs = name.map { [$0] } ?? []
         if case .object(let values) = event.data {
@@ -263,7 +268,8 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
             parameters += formDecode(body)
         } else if !body.isEmpty {
-            let text = header(contentHeader, in: request) == "form-encoded" ? formDecodeComponent(body) : body
+            let text =
+                header(contentHeader, in: request) == "percent-encoded" ? (body.removingPercentEncoding ?? body) : body
             data = SCXMLValue(json: text) ?? .string(text)
         }
         let name = parameters.first { $0.name == "_scxmleventname" }?.value ?? "HTTP.\(request.method.rawValue)"

@@ -1,4 +1,5 @@
 import Foundation
+import StatechartsTesting
 import Testing
 
 /// `swift run bluetooth-demo` prints the session in the golden file, exactly.
@@ -7,10 +8,9 @@ import Testing
         .deletingLastPathComponent()
 
     @Test func theDemoPrintsTheGoldenSession() throws {
-        let binary = Self.packageRoot.appending(path: ".build/debug/bluetooth-demo")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: binary.path),
-            "the bluetooth-demo binary is not built; run swift build")
+        let binary = try #require(
+            BuiltProducts.executable(named: "bluetooth-demo"),
+            "the bluetooth-demo binary is not in this build's bin path; run swift build")
         let process = Process()
         process.executableURL = binary
         let output = Pipe()

@@ -22,10 +22,11 @@ nonisolated func fixture(_ name: String) -> URL {
         let url = fixture("player.scxml")
 
         let chart = try SCXMLChart.load(contentsOf: url)  // player.scxml
-        var machine = chart.makeMachine { record in print(record) }  // <log> output
-        try machine.start()
-        try machine.send("play")
-        print(machine)  // [playing]
+        var session = SCXMLSession(chart: chart)
+        try session.start()
+        let step = try session.send("play")
+        for record in step.logs { print(record) }  // player: playing
+        print(session)  // [playing]
 
         #expect(print.all == ["player: playing", "[playing]"])
     }
@@ -50,31 +51,50 @@ nonisolated func fixture(_ name: String) -> URL {
             ) == true, "\(print.all)")
     }
 
-    @Test("a machine of a document takes events with data and fires its delayed sends")
+    @Test("a session of a document takes events with data and fires its delayed sends")
     func machine() throws {
         let print = Printed()
         let chart = try SCXMLChart.load(contentsOf: fixture("network.scxml"))
 
-        var machine = chart.makeMachine(log: { print($0) })
-        try machine.start()
-        try machine.send(SCXMLEvent("net.error.timeout", data: .object(["after": .number(30)])))
-        try machine.advance(by: .seconds(5))  // delayed <send>s fall due
+        var session = SCXMLSession(chart: chart, options: .init(log: { print($0) }))
+        try session.start()
+        try session.send(SCXMLEvent("net.error.timeout", data: .object(["after": .number(30)])))
+        try session.advance(by: .seconds(5))  // delayed <send>s fall due
 
         #expect(print.all == ["network: lost the connection", "network: retrying"])
     }
 
-    @Test("an interpreter runs the sessions a document invokes")
+    @Test("a session runs the sessions a document invokes")
     func interpreter() throws {
         let print = Printed()
         let chart = try SCXMLChart.load(contentsOf: fixture("parent.scxml"))
 
-        var session = SCXMLInterpreter(chart: chart, log: { print($0) })
+        var session = SCXMLSession(chart: chart)
         try session.start()
         try session.send("go")
         try session.advance(by: .seconds(1))
-        print(session.machine.activeStates, session.childSessionIDs.count)  // ["working"] 1
+        print(session.activeStates, session.childSessionIDs.count)  // ["working"] 1
 
         #expect(print.all == [#"["working"] 1"#])
+    }
+
+    @Test("an archived session goes on where it was, with its invoked sessions")
+    func archive() throws {
+        let print = Printed()
+        let chart = try SCXMLChart.load(contentsOf: fixture("parent.scxml"))
+        var session = SCXMLSession(chart: chart)
+        try session.start()
+        try session.send("go")
+
+        let data = try JSONEncoder().encode(session.archive())
+        let archive = try chart.archiveDecoder().decode(SCXMLSessionArchive.self, from: data)
+        var restored = try SCXMLSession(chart: chart, restoring: archive)
+        print(restored.activeStates, restored.childSessionIDs.count)  // ["working"] 1
+
+        #expect(restored.childSessionIDs == session.childSessionIDs)
+        #expect(print.all == [#"["working"] 1"#])
+        try restored.send("go")
+        #expect(restored.activeStates == ["working"])
     }
 
     @Test("a chart written as SCXML reads back as the same chart")
@@ -92,11 +112,11 @@ nonisolated func fixture(_ name: String) -> URL {
         let url = fixture("speed.scxml")
 
         let chart = try SCXMLChart.load(contentsOf: url, dataModels: ECMAScriptDataModel.withBuiltIns)
-        var session = SCXMLInterpreter(chart: chart, scriptTimeLimit: .milliseconds(500))
+        var session = SCXMLSession(chart: chart, options: .init(scriptTimeLimit: .milliseconds(500)))
         try session.start()
         try session.send(SCXMLEvent("go", data: .object(["speed": .number(3)])))
 
-        #expect(session.machine.activeStates == ["fast"])
+        #expect(session.activeStates == ["fast"])
     }
     #endif
 }

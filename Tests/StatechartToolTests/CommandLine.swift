@@ -1,4 +1,5 @@
 import Foundation
+import StatechartsTesting
 import Testing
 
 /// Runs the built `statechart` binary, as a user would.
@@ -8,11 +9,9 @@ enum CommandLine {
 
     static let fixtures = packageRoot.appendingPathComponent("Tests/StatechartToolTests/Fixtures")
 
-    /// The binary `swift build` and `swift test` make.
-    static var binary: URL? {
-        let candidate = packageRoot.appendingPathComponent(".build/debug/statechart")
-        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-    }
+    /// The binary `swift build` and `swift test` make, in the bin path of the build that runs
+    /// these tests.
+    static var binary: URL? { BuiltProducts.executable(named: "statechart") }
 
     static let missing: Comment = "the statechart binary is not built; run swift build"
 

@@ -1,5 +1,4 @@
 import Foundation
-import StatechartTool
 import Testing
 
 /// `statechart run`, run as a built binary.

@@ -1,5 +1,5 @@
 import Foundation
-import StatechartTool
+import StatechartsTesting
 import Testing
 
 /// `statechart test`, run as a built binary.
@@ -38,6 +38,61 @@ struct TestCommandTests {
         #expect(report.summary == ConformanceSummary(passed: 2, failed: 2, skipped: 1))
         #expect(report.results.map(\.outcome) == [.skipped, .failed, .passed, .failed, .passed])
         #expect(output.status == 1)
+    }
+
+    @Test("a W3C suite gets its mandatory and optional totals on lines of their own; a mandatory test is never skipped")
+    func mandatoryAndOptional() throws {
+        let output = try CommandLine.run(["test", "Tests/StatechartToolTests/Fixtures/w3c-suite"])
+        #expect(output.status == 1)
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first == "PASS test1 (mandatory, category a)")
+        // A mandatory test whose data model is not available fails; it is not skipped.
+        #expect(lines.dropFirst().first?.hasPrefix("FAIL test2 (mandatory, category a): the chart cannot be read: ") == true)
+        #expect(lines.dropFirst().first?.hasSuffix("m2.scxml:3:1: error: the data model 'xpath' is not available") == true)
+        #expect(lines.contains { $0.hasPrefix("SKIP test3 (optional, category n/a-xpath): the test needs the obsolete XPath") })
+        #expect(lines.contains("ABSENT test5 (mandatory, category absent): this copy of the suite has no file for it (manifest.xml lists it)"))
+        #if ECMAScript && HTTP
+        #expect(lines.contains("PASS test4 (optional, category d)"))
+        #expect(
+            Array(lines.suffix(3)) == [
+                "mandatory: 1 passed, 1 failed, 0 skipped, 1 absent", "optional: 1 passed, 0 failed, 1 skipped",
+                "2 passed, 1 failed, 1 skipped, 1 absent",
+            ])
+        #endif
+    }
+
+    @Test("--no-http skips the optional tests of the HTTP processor, with their reason; never a mandatory one")
+    func withoutHTTP() throws {
+        let output = try CommandLine.run(["test", "--no-http", "--json", "Tests/StatechartToolTests/Fixtures/w3c-suite"])
+        let report = try JSONDecoder().decode(ConformanceReport.self, from: Data(output.standardOutput.utf8))
+        #expect(report.mandatory == ConformanceSummary(passed: 1, failed: 1, skipped: 0, absent: 1))
+        #expect(report.optional == ConformanceSummary(passed: 0, failed: 0, skipped: 2))
+        let test4 = try #require(report.results.first { $0.name == "test4" })
+        #expect(test4.outcome == .skipped)
+        #expect(test4.detail?.contains("needs the Basic HTTP Event I/O Processor") == true, "\(test4.line)")
+    }
+
+    #if ECMAScript && HTTP
+    @Test("--json carries the mandatory and optional totals")
+    func jsonTotals() throws {
+        let output = try CommandLine.run(["test", "--json", "Tests/StatechartToolTests/Fixtures/w3c-suite"])
+        let report = try JSONDecoder().decode(ConformanceReport.self, from: Data(output.standardOutput.utf8))
+        #expect(report.mandatory == ConformanceSummary(passed: 1, failed: 1, skipped: 0, absent: 1))
+        #expect(report.optional == ConformanceSummary(passed: 1, failed: 0, skipped: 1))
+        #expect(report.summary == ConformanceSummary(passed: 2, failed: 1, skipped: 1, absent: 1))
+        #expect(output.status == 1)
+    }
+    #endif
+
+    @Test("a chart that is not a test is said to be one, with what a test looks like; not a FAIL")
+    func notATest() throws {
+        let output = try CommandLine.run(["test", "Examples/lamp.scxml"])
+        #expect(output.status != 0)
+        #expect(
+            output.standardError.hasPrefix(
+                "Error: Examples/lamp.scxml is not a test: a SCION test has its script (lamp.json) beside it"))
+        #expect(output.standardError.contains("run it with `statechart run`"))
+        #expect(!output.standardOutput.contains("FAIL"))
     }
 
     @Test("a path that does not exist is one clear line and a non-zero status")

@@ -173,37 +173,97 @@ struct ECMAScriptDataModelTests {
               <final id="t"/>
             </scxml>
             """, dataModels: ECMAScriptDataModel.withBuiltIns)
-        var machine = chart.makeMachine(sessionID: "original")
-        try machine.start()
-        try machine.send(SCXMLEvent("step", data: .number(2)))
-        let data = try JSONEncoder().encode(machine.archive())
-        let archive = try chart.archiveDecoder().decode(
-            MachineArchive<String, SCXMLEvent, SCXMLSession>.self, from: data)
+        var session = SCXMLSession(chart: chart, options: .init(sessionID: "original"))
+        try session.start()
+        try session.send(SCXMLEvent("step", data: .number(2)))
+        let data = try JSONEncoder().encode(session.archive())
+        let archive = try chart.archiveDecoder().decode(SCXMLSessionArchive.self, from: data)
         let logs = Locked<[String]>([])
-        var restored = try chart.restoreMachine(
-            from: archive, log: { record in logs.withLock { $0.append("\(record)") } })
+        var restored = try SCXMLSession(
+            chart: chart, restoring: archive,
+            options: .init(log: { record in logs.withLock { $0.append("\(record)") } }))
         try restored.send(SCXMLEvent("step", data: .number(3)))
         try restored.send("check")
         #expect(logs.withLock { $0 } == ["check: 123 undefined 2 check"])
-        #expect(restored.context.info.id == "original")
+        #expect(restored.sessionID == "original")
     }
 
-    @Test("XML content that would be a DOM object is reported when the chart is built")
-    func xmlDataIsUnsupported() {
-        #expect {
-            _ = try SCXMLChart.load(
-                """
-                <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
-                  <datamodel><data id="books"><book title="x"/></data></datamodel>
-                  <state id="s"/>
-                </scxml>
-                """, dataModels: ECMAScriptDataModel.withBuiltIns)
-        } throws: { error in
-            let error = error as? SCXMLError
-            return error?.isUnsupportedOnly == true
-                && error?.errors.first?.message.contains("DOM") == true
-                && error?.errors.first?.location.line == 2
-        }
+    @Test("XML in <data> is a DOM: elements, attributes, text, and changes made to it")
+    func xmlDataIsADocument() throws {
+        var session = try Session(
+            """
+              <datamodel>
+                <data id="books">
+                  <books xmlns="">
+                    <book title="Dune" year="1965">desert</book>
+                    <book title="Emma">manners</book>
+                  </books>
+                </data>
+              </datamodel>
+              <state id="s">
+                <onentry>
+                  <log label="count" expr="books.getElementsByTagName('book').length"/>
+                  <log label="title" expr="books.getElementsByTagName('book')[0].getAttribute('title')"/>
+                  <log label="text" expr="books.getElementsByTagName('book')[1].textContent"/>
+                  <log label="missing" expr="books.getElementsByTagName('book')[1].getAttribute('year')"/>
+                  <log label="root" expr="books.documentElement.tagName"/>
+                </onentry>
+                <transition event="rename">
+                  <script>books.getElementsByTagName('book')[1].setAttribute('title', _event.data);</script>
+                  <log label="renamed" expr="books.getElementsByTagName('book')[1].getAttribute('title')"/>
+                </transition>
+              </state>
+            """)
+        #expect(session.log == ["count: 2", "title: Dune", "text: manners", "missing: null", "root: books"])
+        try session.send("rename", data: .string("Persuasion"))
+        #expect(session.log.last == "renamed: Persuasion")
+    }
+
+    @Test("an event whose <content> is XML carries a DOM, which a transition's condition reads")
+    func xmlContentTravelsAsADocument() throws {
+        let session = try Session(
+            """
+              <state id="s">
+                <onentry>
+                  <send event="order">
+                    <content><order xmlns="" id="7"><item sku="a1">2</item><item sku="b2">5</item></order></content>
+                  </send>
+                </onentry>
+                <transition event="order" cond="_event.data.getElementsByTagName('item').length == 2" target="t">
+                  <log label="order" expr="_event.data.documentElement.getAttribute('id')"/>
+                  <log label="second" expr="_event.data.getElementsByTagName('item')[1].getAttribute('sku')"/>
+                </transition>
+                <transition event="*" target="fail"/>
+              </state>
+              <final id="t"/>
+              <final id="fail"/>
+            """)
+        #expect(session.states == ["t"])
+        #expect(session.log == ["order: 7", "second: b2"])
+    }
+
+    @Test("a DOM survives an archive: the restored session reads the same document")
+    func xmlDataSurvivesAnArchive() throws {
+        let chart = try SCXMLChart.load(
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+              <datamodel><data id="doc"><note xmlns="" to="Ann">hi</note></data></datamodel>
+              <state id="s">
+                <transition event="read" target="t">
+                  <log label="note" expr="doc.documentElement.getAttribute('to') + ' ' + doc.documentElement.textContent"/>
+                </transition>
+              </state>
+              <final id="t"/>
+            </scxml>
+            """, dataModels: ECMAScriptDataModel.withBuiltIns)
+        var session = SCXMLSession(chart: chart)
+        try session.start()
+        let data = try JSONEncoder().encode(session.archive())
+        let archive = try chart.archiveDecoder(dataModels: ECMAScriptDataModel.withBuiltIns).decode(
+            SCXMLSessionArchive.self, from: data)
+        var restored = try SCXMLSession(chart: chart, restoring: archive)
+        let step = try restored.send("read")
+        #expect(step.logs.map(\.description) == ["note: Ann hi"])
     }
 }
 #endif

@@ -8,7 +8,7 @@ import Testing
 
 /// Runs documents on the ECMAScript data model, recording what they log.
 struct Session {
-    var interpreter: SCXMLInterpreter
+    var interpreter: SCXMLSession
     let logs: Locked<[String]>
 
     /// A session of a document written inline; `body` is the content of `<scxml>`.
@@ -35,9 +35,11 @@ struct Session {
     init(chart: SCXMLChart, scriptTimeLimit: Duration?) throws {
         let logs = Locked<[String]>([])
         self.logs = logs
-        interpreter = SCXMLInterpreter(
-            chart: chart, sessionID: "test", log: { record in logs.withLock { $0.append("\(record)") } },
-            scriptTimeLimit: scriptTimeLimit)
+        interpreter = SCXMLSession(
+            chart: chart,
+            options: .init(
+                sessionID: "test", scriptTimeLimit: scriptTimeLimit,
+                log: { record in logs.withLock { $0.append("\(record)") } }))
         try interpreter.start()
     }
 

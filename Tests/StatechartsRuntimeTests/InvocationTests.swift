@@ -55,14 +55,14 @@ struct InvocationTests {
         var machine = try loaderChart { _ in .loaded(1) }.makeMachine(context: 0)
         try machine.start()
         try machine.send(.load)
-        guard case .start(let first) = machine.takeInvocationRequests().first else {
+        guard case .startInvocation(let first) = machine.takeEffects().first else {
             Issue.record("no invocation started")
             return
         }
         try machine.send(.abandon)
-        #expect(machine.takeInvocationRequests().count == 1)  // the cancellation
+        #expect(machine.takeEffects().count == 1)  // the cancellation
         try machine.send(.load)
-        _ = machine.takeInvocationRequests()
+        _ = machine.takeEffects()
         #expect(try machine.deliver(.event(.loaded(99)), from: first.id) == false)
         #expect(machine.isActive(.loading))
         #expect(machine.context == 0)
@@ -108,7 +108,7 @@ struct InvocationTests {
         try machine.start()
         try machine.send(.load)
         #expect(machine.context == 1)
-        guard case .start(let start) = machine.takeInvocationRequests().first else {
+        guard case .startInvocation(let start) = machine.takeEffects().first else {
             Issue.record("no invocation started")
             return
         }
@@ -128,7 +128,7 @@ struct InvocationTests {
         try machine.start()
         try machine.send(.load)
         #expect(machine.isActive(.ready))
-        #expect(machine.takeInvocationRequests().isEmpty)
+        #expect(machine.takeEffects().isEmpty)
     }
 }
 

@@ -61,7 +61,7 @@ struct RestoreTests {
         var machine = chart.makeMachine(context: 0)
         try machine.start()
         try machine.send(.load)
-        let requests = machine.takeInvocationRequests()
+        let requests = machine.takeEffects()
         #expect(requests.count == 1, "the original machine asked for its invocation")
 
         let restored = try StateMachine(chart: chart, restoring: archived(machine))

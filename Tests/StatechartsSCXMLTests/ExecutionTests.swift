@@ -14,16 +14,17 @@ final class LogCollector: Sendable {
 @Suite struct ExecutionTests {
     func machine(
         _ body: String, attributes: String = ""
-    ) throws -> (StateMachine<String, SCXMLEvent, SCXMLSession>, LogCollector) {
+    ) throws -> (SCXMLSession, LogCollector) {
         let text = """
             <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" \(attributes)>
             \(body)
             </scxml>
             """
         let collector = LogCollector()
-        var machine = try SCXMLChart.load(text).makeMachine(sessionID: "s1", log: collector.handler)
-        try machine.start()
-        return (machine, collector)
+        var session = SCXMLSession(
+            chart: try SCXMLChart.load(text), options: .init(sessionID: "s1", log: collector.handler))
+        try session.start()
+        return (session, collector)
     }
 
     @Test(
@@ -134,7 +135,10 @@ final class LogCollector: Sendable {
               <final id="over"/>
             </scxml>
             """
-        var machine = try SCXMLChart.load(text).makeMachine()
+        // The machine alone, observed: the chart sends nothing, so no session is needed.
+        let chart = try SCXMLChart.load(text)
+        let info = SCXMLSessionInfo(id: "s1", name: nil)
+        var machine = chart.statechart.makeMachine(context: SCXMLContext(model: NullDataModel(session: info), info: info))
         var recorder = MachineRecorder<String, SCXMLEvent>()
         try machine.start(observer: &recorder)
         #expect(machine.activeStates == ["over"])

@@ -18,7 +18,7 @@ import Testing
         }
         text += "</scxml>"
         let chart = try SCXMLChart.load(text, file: "huge.scxml")
-        var machine = chart.makeMachine()
+        var machine = SCXMLSession(chart: chart)
         try machine.start()
         try machine.send("next")
         try machine.send("next")
@@ -63,7 +63,7 @@ import Testing
         }
         text += "</parallel></scxml>"
         let chart = try SCXMLChart.load(text, file: "wide.scxml")
-        var machine = chart.makeMachine()
+        var machine = SCXMLSession(chart: chart)
         try machine.start()
         try machine.send("go")
         #expect(machine.activeStates.count == regions)
@@ -90,7 +90,7 @@ import Testing
         let text =
             Self.header + #"<state id="a"><transition event="\#(name)" target="b"/></state><state id="b"/></scxml>"#
         let chart = try SCXMLChart.load(text, file: "long.scxml")
-        var machine = chart.makeMachine(unhandledEvents: .reject)
+        var machine = SCXMLSession(chart: chart, options: .init(unhandledEvents: .reject))
         try machine.start()
         #expect(throws: (any Error).self) { try machine.send(SCXMLEvent(name + "y")) }
         try machine.send(SCXMLEvent(name))
@@ -106,8 +106,7 @@ import Testing
                 </scxml>
                 """#
         let chart = try SCXMLChart.load(text, file: "loop.scxml")
-        var machine = chart.makeMachine()
-        machine.microstepLimit = 10_000
+        var machine = SCXMLSession(chart: chart, options: .init(microstepLimit: 10_000))
         do {
             try machine.start()
             Issue.record("an eventless loop did not stop")
@@ -132,8 +131,7 @@ import Testing
                 </scxml>
                 """#
         let chart = try SCXMLChart.load(text, file: "raise.scxml")
-        var machine = chart.makeMachine()
-        machine.microstepLimit = 5_000
+        var machine = SCXMLSession(chart: chart, options: .init(microstepLimit: 5_000))
         #expect(throws: MachineError<String, SCXMLEvent>.self) { try machine.start() }
     }
 
@@ -151,8 +149,7 @@ import Testing
         let data = try Data(contentsOf: Self.fuzzFindings.appendingPathComponent(name))
         let result = SCXMLReader.read(data, file: name)
         if let document = result.document, let chart = try? document.makeChart() {
-            var machine = chart.makeMachine()
-            machine.microstepLimit = 1_000
+            var machine = SCXMLSession(chart: chart, options: .init(microstepLimit: 1_000))
             _ = try? machine.start()
         } else {
             #expect(result.diagnostics.contains { $0.severity == .error } || result.document != nil)

@@ -1,6 +1,6 @@
 import Foundation
 import PropertyBased
-import StatechartTool
+import StatechartsTesting
 import Statecharts
 import StatechartsSCXML
 import Testing
@@ -13,11 +13,12 @@ import Testing
     static let chartTape = Gen.int(in: 0...999).array(of: 0...240)
     static let runTape = Gen.int(in: 0...999).array(of: 2...40)
 
-    typealias Machine = StateMachine<String, SCXMLEvent, SCXMLSession>
+    /// How the generated documents run: a session with a small microstep limit.
+    static let options = SCXMLSession.Options(sessionID: "property", microstepLimit: 2_000)
 
     /// One step's record: the configuration, the status and the pending timers.
-    static func record(_ machine: Machine) -> String {
-        "\(machine.status.rawValue) [\(machine.configuration.joined(separator: " "))] timers \(machine.pendingTimerCount)"
+    static func record(_ session: SCXMLSession) -> String {
+        "\(session.status.rawValue) [\(session.configuration.joined(separator: " "))] timers \(session.machine.pendingTimerCount)"
     }
 
     /// Why `machine`'s configuration is not legal, or `nil`.
@@ -45,10 +46,9 @@ import Testing
     /// Runs `chart` on the events of `runTape`, calling `after` on the machine after every step;
     /// `nil` when the chart loops (the microstep limit stops it).
     static func run(
-        _ chart: SCXMLChart, _ runTape: [Int], after: (inout Machine) throws -> Void = { _ in }
+        _ chart: SCXMLChart, _ runTape: [Int], after: (inout SCXMLSession) throws -> Void = { _ in }
     ) throws -> [String]? {
-        var machine = chart.makeMachine(sessionID: "property")
-        machine.microstepLimit = 2_000
+        var machine = SCXMLSession(chart: chart, options: options)
         var trace: [String] = []
         do {
             try machine.start()
@@ -77,7 +77,7 @@ import Testing
         await propertyCheck(count: 150, input: Self.chartTape, Self.runTape) { chartTape, runTape in
             guard let chart = Self.chart(chartTape) else { return }
             _ = try Self.run(chart, runTape) { machine in
-                let problem = Self.illegality(machine)
+                let problem = Self.illegality(machine.machine)
                 #expect(problem == nil, "\(RandomChart(tape: chartTape).scxml)")
             }
         }
@@ -100,10 +100,8 @@ import Testing
             let plain = try Self.run(chart, runTape)
             let interrupted = try Self.run(chart, runTape) { machine in
                 let data = try JSONEncoder().encode(machine.archive())
-                let archive = try chart.archiveDecoder().decode(
-                    MachineArchive<String, SCXMLEvent, SCXMLSession>.self, from: data)
-                machine = try chart.restoreMachine(from: archive)
-                machine.microstepLimit = 2_000
+                let archive = try chart.archiveDecoder().decode(SCXMLSessionArchive.self, from: data)
+                machine = try SCXMLSession(chart: chart, restoring: archive, options: Self.options)
             }
             #expect(plain == interrupted)
         }

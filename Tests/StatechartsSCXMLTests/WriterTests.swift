@@ -50,7 +50,7 @@ func makeStructuralChart() throws -> Statechart<Mode, ModeEvent, Void> {
     @Test("the chart read back behaves as the original on the same events")
     func sameBehaviour() throws {
         var original = try makeStructuralChart().makeMachine()
-        var reread = try SCXMLChart.load(SCXMLWriter.write(try makeStructuralChart())).makeMachine()
+        var reread = SCXMLSession(chart: try SCXMLChart.load(SCXMLWriter.write(try makeStructuralChart())))
         try original.start()
         try reread.start()
         let events: [ModeEvent] = [.power, .dim, .power, .power, .brighten, .repaired, .power, .warm, .power]

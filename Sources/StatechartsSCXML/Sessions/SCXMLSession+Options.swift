@@ -19,6 +19,9 @@ extension SCXMLSession {
         /// from; none by default, so that a document reaches nothing outside the process unless
         /// the one who runs it says so.
         public var eventProcessors: [any SCXMLEventProcessor]
+        /// How many microsteps one event may take in any session before it stops with
+        /// `MachineError.microstepLimitExceeded`; `nil` for the chart's own limit.
+        public var microstepLimit: Int?
         /// Whether each ``SCXMLStep`` lists the top session's microsteps.
         public var recordsMicrosteps: Bool
         /// Where every session's `<log>` records go as they are written, besides each
@@ -29,7 +32,7 @@ extension SCXMLSession {
         public init(
             sessionID: String = UUID().uuidString, unhandledEvents: UnhandledEventPolicy = .ignore,
             scriptTimeLimit: Duration? = .seconds(1), dataModels: [any SCXMLDataModel.Type]? = nil,
-            eventProcessors: [any SCXMLEventProcessor] = [], recordsMicrosteps: Bool = false,
+            eventProcessors: [any SCXMLEventProcessor] = [], microstepLimit: Int? = nil, recordsMicrosteps: Bool = false,
             log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
         ) {
             self.sessionID = sessionID
@@ -37,9 +40,16 @@ extension SCXMLSession {
             self.scriptTimeLimit = scriptTimeLimit
             self.dataModels = dataModels
             self.eventProcessors = eventProcessors
+            self.microstepLimit = microstepLimit
             self.recordsMicrosteps = recordsMicrosteps
             self.log = log
         }
+    }
+
+    /// Applies the options that concern one session's machine.
+    func configure(_ machine: inout Machine) {
+        machine.pausesAtEffects = true
+        if let microstepLimit = options.microstepLimit { machine.microstepLimit = microstepLimit }
     }
 
     /// Opens a session at every processor.

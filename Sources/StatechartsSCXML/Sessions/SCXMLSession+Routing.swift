@@ -341,7 +341,7 @@ extension SCXMLSession {
         context.parent = SCXMLParentLink(sessionID: parent, invokeID: invocation.invokeID)
         context.parameters = invocation.parameters
         var child = childChart.statechart.makeMachine(context: context)
-        child.pausesAtEffects = true
+        configure(&child)
         try? child.advance(to: now)
         children[invocation.childSessionID] = Child(
             machine: child, chart: childChart, parent: parent, invocation: invocation.id, invokeID: invocation.invokeID,

@@ -77,6 +77,7 @@ public struct SCXMLSession: Sendable {
             id: options.sessionID, name: chart.document.name, scriptTimeLimit: options.scriptTimeLimit,
             eventProcessors: Self.open(options.sessionID, at: options.eventProcessors))
         machine = chart.makeMachine(info: info)
+        configure(&machine)
         problems = Self.missingProcessors(in: chart, have: options.eventProcessors)
     }
 
@@ -211,4 +212,9 @@ public struct SCXMLSession: Sendable {
             try machine.advance(to: instant)
         }
     }
+}
+
+extension SCXMLSession: CustomStringConvertible {
+    /// The top session's active states, as its machine prints them: `[playing]`.
+    public var description: String { machine.description }
 }

@@ -141,7 +141,7 @@ extension SCXMLSession {
         } catch {
             throw .machine(session: archive.sessionID, error)
         }
-        machine.pausesAtEffects = true
+        configure(&machine)
         now = .nanoseconds(archive.time)
         for record in archive.children {
             let invoking: SCXMLChart
@@ -169,7 +169,7 @@ extension SCXMLSession {
             } catch {
                 throw .machine(session: record.sessionID, error)
             }
-            restored.pausesAtEffects = true
+            configure(&restored)
             _ = Self.open(record.sessionID, at: options.eventProcessors)
             children[record.sessionID] = Child(
                 machine: restored, chart: childChart, parent: record.parent, invocation: record.invocation,
