@@ -116,7 +116,7 @@ let package = Package(
             name: "BluetoothDemo",
             dependencies: ["BluetoothConnection", "Statecharts", .product(name: "Clocks", package: "swift-clocks")],
             path: "Examples/BluetoothDemo"),
-        .testTarget(name: "StatechartsTests", dependencies: ["Statecharts"]),
+        .testTarget(name: "StatechartsTests", dependencies: ["Statecharts", "StatechartsTesting"]),
         // The live runtime (actors, clocks, tasks) on a test clock.
         .testTarget(
             name: "StatechartsRuntimeTests",

@@ -11,6 +11,9 @@ extension ECMAScriptDataModel: Codable {
         case json(String)
         /// A function, as its source text, made again when the archive is restored.
         case function(String)
+        /// A DOM document or element (XML content), as its markup, parsed again when the archive
+        /// is restored.
+        case dom(markup: String, isDocument: Bool)
         /// `undefined`.
         case undefined
     }
@@ -34,6 +37,7 @@ extension ECMAScriptDataModel: Codable {
             switch variable {
             case .json(let text): value = engine.parseJSON(text)
             case .function(let source): value = try? engine.evaluate("(" + source + "\n)", at: location)
+            case .dom(let markup, let isDocument): value = engine.restoreDOM(markup: markup, isDocument: isDocument)
             case .undefined: value = JSValueMakeUndefined(engine.context)
             }
             guard let value else {
@@ -48,7 +52,8 @@ extension ECMAScriptDataModel: Codable {
         }
     }
 
-    /// Archives the session, every variable (JSON, or a function's source) and the last event.
+    /// Archives the session, every variable (JSON, a function's source, or a DOM's markup) and the
+    /// last event.
     ///
     /// - Throws: `EncodingError.invalidValue` for a variable JSON cannot hold, such as a cycle.
     public func encode(to encoder: any Encoder) throws {
@@ -69,6 +74,8 @@ extension ECMAScriptDataModel: Codable {
                 variables[name] = .undefined
             } else if let object = JSValueToObject(context, value, nil), JSObjectIsFunction(context, object) {
                 variables[name] = .function(engine.string(value))
+            } else if let dom = engine.archivedDOM(value) {
+                variables[name] = .dom(markup: dom.markup, isDocument: dom.isDocument)
             } else if let json = engine.json(value) {
                 variables[name] = .json(json)
             } else {

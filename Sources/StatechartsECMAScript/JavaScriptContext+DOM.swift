@@ -29,6 +29,32 @@ extension JavaScriptContext {
         return string(result)
     }
 
+    /// A DOM document or element as an archive keeps it: its markup, and whether it is a whole
+    /// document; `nil` for any other value (other nodes are not archived as DOM).
+    func archivedDOM(_ value: JSValueRef) -> (markup: String, isDocument: Bool)? {
+        guard let object = JSValueToObject(context, value, nil), let markup = markup(ofDOM: value) else { return nil }
+        let key = Self.makeString("nodeType")
+        defer { JSStringRelease(key) }
+        guard let type = JSObjectGetProperty(context, object, key, nil), JSValueIsNumber(context, type) else {
+            return nil
+        }
+        switch JSValueToNumber(context, type, nil) {
+        case 9: return (markup, true)
+        case 1: return (markup, false)
+        default: return nil
+        }
+    }
+
+    /// A DOM document or element made again from ``archivedDOM(_:)``.
+    func restoreDOM(markup: String, isDocument: Bool) -> JSValueRef? {
+        guard let document = makeDOM(markup) else { return nil }
+        if isDocument { return document }
+        guard let object = JSValueToObject(context, document, nil),
+            let root = property("documentElement", of: object)
+        else { return nil }
+        return root
+    }
+
     private func property(_ name: String, of object: JSObjectRef) -> JSObjectRef? {
         let key = Self.makeString(name)
         defer { JSStringRelease(key) }

@@ -155,42 +155,9 @@ import Testing
     /// and every transition's action counts.
     static func counterChart(_ tape: [Int]) -> CounterChart? {
         let guardOnCounter: StatechartGuard<String, SCXMLEvent, Counter> = { $0.context.value % 3 != 0 }
-        func element(_ node: RandomChart.Node) -> ChartElement<String, SCXMLEvent, Counter> {
-            switch node.kind {
-            case .final:
-                return .state(node.id, kind: .final)
-            case .shallowHistory, .deepHistory:
-                return .history(
-                    node.id, type: node.kind == .deepHistory ? .deep : .shallow,
-                    defaultTargets: node.transitions.first?.targets ?? [])
-            case .state, .parallel:
-                var elements = node.children.map(element)
-                if let raised = node.raisesOnEntry { elements.append(.onEntry { $0.raise(SCXMLEvent(raised)) }) }
-                if let delayed = node.delayedOnEntry {
-                    let id = "timer_\(node.id)"
-                    elements.append(
-                        .onEntry {
-                            $0.send(SCXMLEvent(delayed.event), after: .milliseconds(delayed.milliseconds), id: id)
-                        })
-                    elements.append(.onExit { $0.cancel(id: id) })
-                }
-                for transition in node.transitions {
-                    let raised = transition.raises
-                    elements.append(
-                        .transition(
-                            transition.event.map { .events([.descriptor(EventDescriptor($0))]) } ?? .eventless,
-                            targets: transition.targets, type: transition.isInternal ? .internal : .external,
-                            guard: transition.condition == nil ? nil : guardOnCounter,
-                            action: { scope in
-                                scope.context.value += 1
-                                if let raised { scope.raise(SCXMLEvent(raised)) }
-                            }))
-                }
-                return .state(node.id, kind: node.kind == .parallel ? .parallel : .state, elements: elements)
-            }
-        }
-        return try? CounterChart(
-            name: "generated", elements: RandomChart(tape: tape).states.map(element), microstepLimit: 2_000)
+        let elements = RandomChart(tape: tape).elements(
+            event: { SCXMLEvent($0) }, guard: guardOnCounter, action: { $0.context.value += 1 })
+        return try? CounterChart(name: "generated", elements: elements, microstepLimit: 2_000)
     }
 
     static func run(

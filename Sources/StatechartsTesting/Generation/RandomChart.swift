@@ -34,6 +34,9 @@ public struct RandomChart: Sendable, Hashable {
         public var kind: Kind
         /// Its children, in document order.
         public var children: [Node] = []
+        /// For a compound state, its initial states when not the first child (only in charts
+        /// with faults, ``withFaults(tape:)``).
+        public var initial: [String] = []
         /// Its transitions, in document order (for a history state, its default, without event).
         public var transitions: [Transition] = []
         /// An event its entry raises.
@@ -222,7 +225,11 @@ public struct RandomChart: Sendable, Hashable {
             // The default initial state is the first child in document order (SCXML 3.3.2); it is
             // also written out, for interpreters that order `<parallel>` children after `<state>` ones.
             let initial =
-                node.kind == .state ? Self.firstState(of: node.children).map { " initial=\"\($0)\"" } ?? "" : ""
+                node.kind != .state
+                ? ""
+                : !node.initial.isEmpty
+                    ? " initial=\"\(node.initial.joined(separator: " "))\""
+                    : Self.firstState(of: node.children).map { " initial=\"\($0)\"" } ?? ""
             lines.append("\(pad)<\(element) id=\"\(node.id)\"\(initial)>")
             if node.raisesOnEntry != nil || node.delayedEvent != nil {
                 lines.append("\(pad)  <onentry>")

@@ -1,5 +1,6 @@
 import Foundation
 import Statecharts
+import StatechartsTesting
 import Testing
 
 /// Saving a machine and restoring it: the restored machine continues exactly as the original.
@@ -134,28 +135,19 @@ import Testing
 
     @Test("random charts: archiving and restoring after every step never changes the run", arguments: 0..<2)
     func randomChartsResume(batch: Int) throws {
-        let generator = RandomChartTests()
         var compared = 0
         for seed in UInt64(batch * 500)..<UInt64(batch * 500 + 500) {
-            var random = SplitMix(seed: seed)
-            var budget = 14
-            let nodes = generator.randomNodes(&random, budget: &budget, depth: 0)
-            let names = (budget..<14).map { "s\($0)" }
-            let elements = generator.elements(nodes, names: names, random: &random)
-            guard let chart = try? TestChart(name: "random\(seed)", elements: elements, microstepLimit: 200) else {
-                continue
-            }
+            var random = SplitMix64(seed: seed)
+            guard let chart = try? RandomChartTests.chart(&random, seed: seed, faults: false) else { continue }
             var original = chart.makeMachine(context: Log())
             do { try original.start() } catch { continue }
             var interrupted = try roundTrip(original, chart)
             compared += 1
-            for _ in 0..<12 where original.status == .running {
-                let send = Bool.random(using: &random)
-                let event = RandomChartTests.events.randomElement(using: &random) ?? "a"
-                let delay = Duration.seconds(Int.random(in: 0...2, using: &random))
+            for next in RandomChart.events(tape: random.tape(count: 12), count: 12) where original.status == MachineStatus.running {
                 func step(_ machine: inout TestMachine) -> String? {
                     do {
-                        if send { try machine.send(event) } else { try machine.advance(by: delay) }
+                        if next.after > 0 { try machine.advance(by: .milliseconds(next.after)) }
+                        if machine.status == .running { try machine.send(NamedEvent(next.name)) }
                         return nil
                     } catch {
                         return "\(error)"
