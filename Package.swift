@@ -170,6 +170,13 @@ let package = Package(
                 .defaultIsolation(MainActor.self), .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
                 .enableUpcomingFeature("InferIsolatedConformances"),
             ]),
+        // The Basic HTTP Event I/O Processor, over loopback.
+        .testTarget(
+            name: "StatechartsHTTPTests",
+            dependencies: [
+                "StatechartsHTTP", "StatechartsSCXML",
+                .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
+            ]),
         // End-to-end tests of the `statechart` binary.
         .testTarget(
             name: "StatechartToolTests",

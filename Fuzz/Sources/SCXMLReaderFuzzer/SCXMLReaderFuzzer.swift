@@ -4,7 +4,7 @@ import StatechartsSCXML
 
 /// One input: any bytes, read as an SCXML document. Whatever the bytes, reading must end in a chart
 /// or in diagnostics; a chart must write back to a document that reads again, and must run a few
-/// steps; nothing may crash, trap or hang.
+/// steps in a session, be archived and restored; nothing may crash, trap or hang.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
@@ -14,19 +14,18 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard SCXMLReader.read(written, file: "written.scxml").document != nil else {
         fatalError("a document written by SCXMLWriter does not read back:\n\(written)")
     }
-    var machine = chart.makeMachine(sessionID: "fuzz")
-    machine.microstepLimit = 1_000
+    var session = SCXMLSession(chart: chart, options: .init(sessionID: "fuzz", microstepLimit: 1_000))
     _ = chart.statechart.diagnostics()
     _ = chart.statechart.mermaid()
     _ = chart.statechart.dot()
     do {
-        try machine.start()
-        for name in chart.statechart.eventNames.prefix(8) where machine.status == .running {
-            try machine.send(SCXMLEvent(name))
-            try machine.advance(by: .seconds(1))
+        try session.start()
+        for name in chart.statechart.eventNames.prefix(8) where session.status == .running {
+            try session.send(SCXMLEvent(name))
+            try session.advance(by: .seconds(1))
         }
-        if let archive = try? machine.archive() {
-            _ = try? chart.restoreMachine(from: archive)
+        if let archive = try? session.archive() {
+            _ = try? SCXMLSession(chart: chart, restoring: archive, options: .init(microstepLimit: 1_000))
         }
     } catch {
         // Runaway steps and rejected events are errors the machine reports; they are fine here.
