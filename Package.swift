@@ -188,7 +188,7 @@ let package = Package(
 /// What the documentation's examples use.
 var documentationExampleDependencies: [Target.Dependency] {
     [
-        "Statecharts", "StatechartsSCXML", "StatechartsLogging", "BluetoothConnection",
+        "Statecharts", "StatechartsSCXML", "StatechartsLogging", "StatechartsHTTP", "BluetoothConnection",
         .product(name: "Logging", package: "swift-log"),
         .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
         .product(name: "Clocks", package: "swift-clocks"),
