@@ -22,7 +22,8 @@ extension JavaScriptContext {
 
     /// The markup of a DOM node made by ``makeDOM(_:)`` (edits included); `nil` for any other value.
     func markup(ofDOM value: JSValueRef) -> String? {
-        guard JSValueIsObject(context, value), let helpers = domHelpers(), let serialize = property("serialize", of: helpers),
+        guard JSValueIsObject(context, value), let helpers = domHelpers(),
+            let serialize = property("serialize", of: helpers),
             let result = try? call(serialize, [value], at: SourcePosition(file: "statecharts", line: 1, column: 1)),
             JSValueIsString(context, result)
         else { return nil }

@@ -195,7 +195,9 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
                     inbox.endSend(.delivered(ticket: ticket))
                 } else {
                     inbox.endSend(
-                        .failed(ticket: ticket, reason: "\(target) answered \(response.status.code) \(response.status.reasonPhrase)"))
+                        .failed(
+                            ticket: ticket,
+                            reason: "\(target) answered \(response.status.code) \(response.status.reasonPhrase)"))
                 }
             } catch {
                 inbox.endSend(.failed(ticket: ticket, reason: "\(target) could not be reached: \(error)"))
@@ -275,10 +277,11 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
         let name = parameters.first { $0.name == "_scxmleventname" }?.value ?? "HTTP.\(request.method.rawValue)"
         var fields: [String: SCXMLValue] = [:]
         for parameter in parameters where !parameter.name.hasPrefix("_scxml") {
-            fields[parameter.name] = SCXMLValue(json: parameter.value).flatMap { value in
-                if case .string = value { return nil }
-                return value
-            } ?? .string(parameter.value)
+            fields[parameter.name] =
+                SCXMLValue(json: parameter.value).flatMap { value in
+                    if case .string = value { return nil }
+                    return value
+                } ?? .string(parameter.value)
         }
         if let encoded = parameters.first(where: { $0.name == "_scxmldata" })?.value {
             data = SCXMLValue(json: encoded) ?? .string(encoded)
@@ -302,7 +305,8 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
 
     // MARK: - Form encoding
 
-    static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     static func formEncode(_ text: String) -> String {
         (text.addingPercentEncoding(withAllowedCharacters: unreserved.union(CharacterSet(charactersIn: " "))) ?? "")

@@ -47,10 +47,19 @@ struct TestCommandTests {
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first == "PASS test1 (mandatory, category a)")
         // A mandatory test whose data model is not available fails; it is not skipped.
-        #expect(lines.dropFirst().first?.hasPrefix("FAIL test2 (mandatory, category a): the chart cannot be read: ") == true)
-        #expect(lines.dropFirst().first?.hasSuffix("m2.scxml:3:1: error: the data model 'xpath' is not available") == true)
-        #expect(lines.contains { $0.hasPrefix("SKIP test3 (optional, category n/a-xpath): the test needs the obsolete XPath") })
-        #expect(lines.contains("ABSENT test5 (mandatory, category absent): this copy of the suite has no file for it (manifest.xml lists it)"))
+        #expect(
+            lines.dropFirst().first?.hasPrefix("FAIL test2 (mandatory, category a): the chart cannot be read: ") == true
+        )
+        #expect(
+            lines.dropFirst().first?.hasSuffix("m2.scxml:3:1: error: the data model 'xpath' is not available") == true)
+        #expect(
+            lines.contains {
+                $0.hasPrefix("SKIP test3 (optional, category n/a-xpath): the test needs the obsolete XPath")
+            })
+        #expect(
+            lines.contains(
+                "ABSENT test5 (mandatory, category absent): this copy of the suite has no file for it (manifest.xml lists it)"
+            ))
         #if ECMAScript && HTTP
         #expect(lines.contains("PASS test4 (optional, category d)"))
         #expect(
@@ -63,7 +72,9 @@ struct TestCommandTests {
 
     @Test("--no-http skips the optional tests of the HTTP processor, with their reason; never a mandatory one")
     func withoutHTTP() throws {
-        let output = try CommandLine.run(["test", "--no-http", "--json", "Tests/StatechartToolTests/Fixtures/w3c-suite"])
+        let output = try CommandLine.run([
+            "test", "--no-http", "--json", "Tests/StatechartToolTests/Fixtures/w3c-suite",
+        ])
         let report = try JSONDecoder().decode(ConformanceReport.self, from: Data(output.standardOutput.utf8))
         #expect(report.mandatory == ConformanceSummary(passed: 1, failed: 1, skipped: 0, absent: 1))
         #expect(report.optional == ConformanceSummary(passed: 0, failed: 0, skipped: 2))

@@ -60,7 +60,8 @@ struct BasicHTTPEventProcessorTests {
     func bodyLimit() async throws {
         let http = try await BasicHTTPEventProcessor.start(limits: .init(maximumBodySize: 64))
         _ = http.open(session: "s")
-        let status = try await Self.post("_scxmleventname=ping&x=" + String(repeating: "a", count: 1_000), to: http.location(of: "s"))
+        let status = try await Self.post(
+            "_scxmleventname=ping&x=" + String(repeating: "a", count: 1_000), to: http.location(of: "s"))
         #expect(status == 413)
         #expect(http.takeArrivals().isEmpty)
         await http.shutdown()
@@ -106,7 +107,9 @@ struct BasicHTTPEventProcessorTests {
     }
 
     #if ECMAScript
-    @Test("a document sends itself an event over HTTP: it arrives before the event sent after it, with its data and origin type")
+    @Test(
+        "a document sends itself an event over HTTP: it arrives before the event sent after it, with its data and origin type"
+    )
     func documentSendsToItself() async throws {
         let chart = try SCXMLChart.load(
             """

@@ -90,7 +90,8 @@ struct EffectChannelTests {
     @Test("a live machine reports what it cannot do: the send to a parent and the described invocation")
     func liveRuntime() async throws {
         let log = InspectionLog<Phase, Signal>()
-        let machine = StatechartActor(try Self.chart(), context: 0, timers: TimerWheel(clock: TestClock()), inspect: log.hook)
+        let machine = StatechartActor(
+            try Self.chart(), context: 0, timers: TimerWheel(clock: TestClock()), inspect: log.hook)
         try await machine.start()
         try await machine.send(.go)
         let failed = await machine.waitUntil { $0.isActive(.failed) }
@@ -98,7 +99,8 @@ struct EffectChannelTests {
         // parent here) before the described invocation (no runtime here can read its description),
         // so `error.communication` leaves the state first.
         #expect(failed?.context == 1)
-        #expect(log.all.contains { if case .undelivered(let outgoing, _) = $0 { outgoing.id == "answer" } else { false } })
+        #expect(
+            log.all.contains { if case .undelivered(let outgoing, _) = $0 { outgoing.id == "answer" } else { false } })
         #expect(log.all.contains { if case .log(let record) = $0 { record.message == "busy now" } else { false } })
     }
 
@@ -118,7 +120,10 @@ struct EffectChannelTests {
         try await machine.start()
         try await machine.send(.go)
         #expect(await machine.waitUntil { $0.isActive(.failed) }?.context == 1)
-        #expect(log.all.contains { if case .undelivered(let outgoing, _) = $0 { outgoing.target == "#_parent" } else { false } })
+        #expect(
+            log.all.contains {
+                if case .undelivered(let outgoing, _) = $0 { outgoing.target == "#_parent" } else { false }
+            })
     }
 
     @Test("an action that throws gives error.execution whose failure names the element, its state and position")

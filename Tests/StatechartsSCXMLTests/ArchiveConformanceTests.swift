@@ -17,7 +17,8 @@ struct ArchiveConformanceTests {
         let interrupted = await interrupting.run(tests)
         var compared = 0
         var steps = 0
-        for (original, restored) in zip(plain, interrupted) where original.outcome == .passed || original.outcome == .failed {
+        for (original, restored) in zip(plain, interrupted)
+        where original.outcome == .passed || original.outcome == .failed {
             #expect(restored.outcome == original.outcome, "\(restored.line)")
             #expect(restored.trace == original.trace, "\(original.name)")
             compared += 1

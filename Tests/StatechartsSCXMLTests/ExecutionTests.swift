@@ -138,7 +138,8 @@ final class LogCollector: Sendable {
         // The machine alone, observed: the chart sends nothing, so no session is needed.
         let chart = try SCXMLChart.load(text)
         let info = SCXMLSessionInfo(id: "s1", name: nil)
-        var machine = chart.statechart.makeMachine(context: SCXMLContext(model: NullDataModel(session: info), info: info))
+        var machine = chart.statechart.makeMachine(
+            context: SCXMLContext(model: NullDataModel(session: info), info: info))
         var recorder = MachineRecorder<String, SCXMLEvent>()
         try machine.start(observer: &recorder)
         #expect(machine.activeStates == ["over"])

@@ -1,8 +1,8 @@
 import Foundation
 import PropertyBased
-import StatechartsTesting
 import Statecharts
 import StatechartsSCXML
+import StatechartsTesting
 import Testing
 
 /// Invariants of the semantics on generated charts, checked after every step, with failing inputs

@@ -157,7 +157,9 @@ public struct Scope<State, Event, Context>: ~Copyable {
     public mutating func log(
         _ message: String, label: String? = nil, file: String = #fileID, line: Int = #line, column: Int = #column
     ) {
-        log(MachineLog(label: label, message: message, location: SourcePosition(file: file, line: line, column: column)))
+        log(
+            MachineLog(label: label, message: message, location: SourcePosition(file: file, line: line, column: column))
+        )
     }
 
     /// Writes a log record (see ``log(_:label:file:line:column:)``).

@@ -258,7 +258,8 @@ struct SCXMLChartBuilder {
         let finalize = invocation.finalize
         return .invoke(
             id: invocation.id,
-            describedBy: { scope, id in try SCXMLExecutor.startInvocation(invocation, state: state, id: id, in: &scope) },
+            describedBy: { scope, id in try SCXMLExecutor.startInvocation(invocation, state: state, id: id, in: &scope)
+            },
             beforeExternalEvent: { scope, id in try SCXMLExecutor.beforeExternalEvent(finalize, id: id, in: &scope) },
             location: invocation.location)
     }
@@ -281,4 +282,3 @@ struct SCXMLChartBuilder {
         return { scope in try SCXMLExecutor.run(actions, in: &scope) }
     }
 }
-

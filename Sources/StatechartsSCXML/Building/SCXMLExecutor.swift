@@ -197,7 +197,8 @@ enum SCXMLExecutor {
                 scope.send(event, after: delay, id: sendID)
             } else {
                 // Through the session, which keeps one external queue for every sender.
-                scope.send(OutgoingEvent(event, target: ownTarget, type: scxmlProcessor, id: sendID, location: location))
+                scope.send(
+                    OutgoingEvent(event, target: ownTarget, type: scxmlProcessor, id: sendID, location: location))
             }
         case "#_internal":
             if delay > .zero {
@@ -225,7 +226,8 @@ enum SCXMLExecutor {
             if let parent = scope.context.parent, session == parent.sessionID { event.invokeID = parent.invokeID }
             scope.send(
                 OutgoingEvent(
-                    event, target: "#_scxml_\(session)", type: scxmlProcessor, delay: delay, id: sendID, location: location))
+                    event, target: "#_scxml_\(session)", type: scxmlProcessor, delay: delay, id: sendID,
+                    location: location))
         }
     }
 
@@ -247,7 +249,8 @@ enum SCXMLExecutor {
             return
         }
         var event = SCXMLEvent(
-            name ?? "", type: .external, sendID: eventSendID, origin: processor.location, originType: processor.types.first)
+            name ?? "", type: .external, sendID: eventSendID, origin: processor.location,
+            originType: processor.types.first)
         if let content = send.content {
             let value: SCXMLValue
             if let expression = content.expression {

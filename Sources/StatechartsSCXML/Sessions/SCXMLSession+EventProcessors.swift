@@ -50,7 +50,9 @@ extension SCXMLSession {
     /// - Returns: What the events that arrived did.
     /// - Throws: What the top machine throws while processing.
     @discardableResult
-    public mutating func settle(upTo limit: Duration = .seconds(5)) async throws(MachineError<String, SCXMLEvent>)
+    public mutating func settle(
+        upTo limit: Duration = .seconds(5)
+    ) async throws(MachineError<String, SCXMLEvent>)
         -> SCXMLStep
     {
         var result = SCXMLStep()

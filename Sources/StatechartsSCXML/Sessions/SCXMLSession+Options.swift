@@ -32,7 +32,8 @@ extension SCXMLSession {
         public init(
             sessionID: String = UUID().uuidString, unhandledEvents: UnhandledEventPolicy = .ignore,
             scriptTimeLimit: Duration? = .seconds(1), dataModels: [any SCXMLDataModel.Type]? = nil,
-            eventProcessors: [any SCXMLEventProcessor] = [], microstepLimit: Int? = nil, recordsMicrosteps: Bool = false,
+            eventProcessors: [any SCXMLEventProcessor] = [], microstepLimit: Int? = nil,
+            recordsMicrosteps: Bool = false,
             log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
         ) {
             self.sessionID = sessionID

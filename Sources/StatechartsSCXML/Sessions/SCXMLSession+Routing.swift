@@ -236,7 +236,8 @@ extension SCXMLSession {
                 }
                 startChild(invocation, parent: id)
             case .cancelInvocation(let invocation):
-                if let child = children.first(where: { $0.value.parent == id && $0.value.invocation == invocation })?.key
+                if let child = children.first(where: { $0.value.parent == id && $0.value.invocation == invocation })?
+                    .key
                 {
                     remove(child)
                 }
@@ -283,7 +284,8 @@ extension SCXMLSession {
             guard outgoing.target.hasPrefix("#_scxml_") else {
                 pending.append(
                     .undelivered(
-                        outgoing, source: source, reason: "the SCXML event I/O processor has no target '\(outgoing.target)'"))
+                        outgoing, source: source,
+                        reason: "the SCXML event I/O processor has no target '\(outgoing.target)'"))
                 return
             }
             let target = String(outgoing.target.dropFirst("#_scxml_".count))
@@ -295,7 +297,8 @@ extension SCXMLSession {
         else {
             pending.append(
                 .undelivered(
-                    outgoing, source: source, reason: "the session has no event I/O processor '\(outgoing.type ?? "")'"))
+                    outgoing, source: source, reason: "the session has no event I/O processor '\(outgoing.type ?? "")'")
+            )
             return
         }
         let ticket = nextTicket

@@ -165,7 +165,8 @@ extension SCXMLSession {
             }
             var restored: Machine
             do {
-                restored = try StateMachine(chart: childChart.statechart, restoring: record.machine, invocations: .resume)
+                restored = try StateMachine(
+                    chart: childChart.statechart, restoring: record.machine, invocations: .resume)
             } catch {
                 throw .machine(session: record.sessionID, error)
             }

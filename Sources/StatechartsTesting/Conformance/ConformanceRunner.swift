@@ -52,7 +52,8 @@ public struct ConformanceRunner: Sendable {
         }
         if test.charts.isEmpty {
             if test.w3c?.category == "n/a-xpath" {
-                return result(.skipped, "the test needs the obsolete XPath data model, which this library does not have")
+                return result(
+                    .skipped, "the test needs the obsolete XPath data model, which this library does not have")
             }
             return result(.absent, "this copy of the suite has no file for it (manifest.xml lists it)")
         }

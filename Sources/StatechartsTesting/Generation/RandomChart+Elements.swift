@@ -28,7 +28,9 @@ extension RandomChart {
                 if let delayed = node.delayedOnEntry {
                     let id = "timer_\(node.id)"
                     elements.append(
-                        .onEntry { $0.send(makeEvent(delayed.event), after: .milliseconds(delayed.milliseconds), id: id) })
+                        .onEntry {
+                            $0.send(makeEvent(delayed.event), after: .milliseconds(delayed.milliseconds), id: id)
+                        })
                     elements.append(.onExit { $0.cancel(id: id) })
                 }
                 for transition in node.transitions {

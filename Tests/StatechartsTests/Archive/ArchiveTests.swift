@@ -143,7 +143,8 @@ import Testing
             do { try original.start() } catch { continue }
             var interrupted = try roundTrip(original, chart)
             compared += 1
-            for next in RandomChart.events(tape: random.tape(count: 12), count: 12) where original.status == MachineStatus.running {
+            for next in RandomChart.events(tape: random.tape(count: 12), count: 12)
+            where original.status == MachineStatus.running {
                 func step(_ machine: inout TestMachine) -> String? {
                     do {
                         if next.after > 0 { try machine.advance(by: .milliseconds(next.after)) }

@@ -14,11 +14,13 @@ import Testing
     /// The chart of a seed, built in Swift from the shared generator (`RandomChart`, the one the
     /// SCXML property tests, the fuzzers and `statechart differential` use); with `faults`, damaged
     /// so that building it must report problems.
-    static func chart(_ random: inout SplitMix64, seed: UInt64, faults: Bool) throws(ChartValidationError) -> TestChart {
+    static func chart(_ random: inout SplitMix64, seed: UInt64, faults: Bool) throws(ChartValidationError) -> TestChart
+    {
         var generated = RandomChart(tape: random.tape(count: 240), maximumStates: 14)
         if faults { generated = generated.withFaults(tape: random.tape(count: 64)) }
         return try TestChart(
-            name: "random\(seed)", elements: generated.elements(event: { NamedEvent($0) }, guard: condition, action: action),
+            name: "random\(seed)",
+            elements: generated.elements(event: { NamedEvent($0) }, guard: condition, action: action),
             microstepLimit: 200)
     }
 
