@@ -24,11 +24,11 @@ struct EventProcessorSetup {
         } catch {
             throw CommandError("the Basic HTTP Event I/O Processor cannot start: \(error)")
         }
+        return setup
         #else
         throw CommandError(
             "this build of the tool has no Basic HTTP Event I/O Processor: build it with the package trait HTTP")
         #endif
-        return setup
     }
 
     /// Whether this build of the tool has the Basic HTTP Event I/O Processor.
