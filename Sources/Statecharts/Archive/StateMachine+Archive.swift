@@ -1,7 +1,7 @@
 /// Saving a machine and restoring it.
 extension StateMachine where State: Codable, Event: Codable, Context: Codable {
     /// The machine's whole state, to be encoded with any `Encoder` and restored with
-    /// ``init(chart:restoring:unhandledEvents:)``.
+    /// ``init(chart:restoring:unhandledEvents:invocations:)``.
     ///
     /// Take it between calls, when the machine is stable: no event is half processed then.
     ///

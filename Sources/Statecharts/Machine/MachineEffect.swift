@@ -18,7 +18,7 @@ public enum MachineEffect<State: Hashable, Event: StatechartEvent, Context> wher
     /// Stop the invocation with this identifier: its state was exited. Whatever it reports later is
     /// dropped.
     case cancelInvocation(InvocationID)
-    /// Deliver an event outside the machine (``Scope/send(_:to:type:after:id:)``).
+    /// Deliver an event outside the machine (``Scope/send(_:to:type:after:id:file:line:column:)``).
     case send(OutgoingEvent<Event>)
     /// Drop the events sent outside with this identifier that have not been delivered yet
     /// (``Scope/cancel(id:)`` after a delayed ``send(_:)``).

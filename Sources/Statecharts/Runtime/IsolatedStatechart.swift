@@ -359,7 +359,7 @@ where Event.Kind: Hashable {
 
 extension IsolatedStatechart where State: Codable, Event: Codable, Context: Codable {
     /// The machine's whole state now, to restore it later with
-    /// ``StateMachine/init(chart:restoring:unhandledEvents:)`` and
+    /// ``StateMachine/init(chart:restoring:unhandledEvents:invocations:)`` and
     /// ``init(machine:timers:inspect:isolation:)``.
     ///
     /// The machine's time is first brought to the clock's now, firing the timers due by then.

@@ -187,7 +187,7 @@ public actor StatechartActor<
 
 extension StatechartActor where State: Codable, Event: Codable, Context: Codable {
     /// The machine's whole state now, to restore it later with
-    /// ``StateMachine/init(chart:restoring:unhandledEvents:)`` and ``init(machine:timers:inspect:)``.
+    /// ``StateMachine/init(chart:restoring:unhandledEvents:invocations:)`` and ``init(machine:timers:inspect:)``.
     ///
     /// The machine's time is first brought to the clock's now, firing the timers due by then, so
     /// that the archive's deadlines are measured from the moment it was taken.
