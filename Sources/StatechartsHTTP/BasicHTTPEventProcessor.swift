@@ -231,7 +231,7 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
     static let contentHeader = "Statecharts-Content"
 
     /// The body, content type and query of an event: its name as `_scxmleventname`; its data as
-    /// form parameters, or its content (``SCXMLEvent/raw``) as the body, percent-encoded.
+    /// form parameters, or its content (`SCXMLEvent/raw`) as the body, percent-encoded.
     static func encode(_ event: SCXMLEvent) -> (body: String, contentType: String, query: String?) {
         let form = "application/x-www-form-urlencoded"
         let name = event.name.isEmpty ? nil : "_scxmleventname=" + formEncode(event.name)

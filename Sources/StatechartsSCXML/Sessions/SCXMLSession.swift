@@ -133,7 +133,7 @@ public struct SCXMLSession: Sendable {
     /// session.
     ///
     /// - Returns: The step; its ``SCXMLStep/handled`` tells whether a transition handled the event.
-    /// - Throws: What the top machine's `send(_:)` throws; ``MachineError/unhandledEvent(_:configuration:)``
+    /// - Throws: What the top machine's `send(_:)` throws; `MachineError/unhandledEvent(_:configuration:)`
     ///   when no transition handled it and ``Options/unhandledEvents`` is `.reject`.
     @discardableResult
     public mutating func send(_ event: SCXMLEvent) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {

@@ -2,7 +2,7 @@ import Foundation
 import Statecharts
 import StatechartsSCXML
 
-/// Runs conformance tests, each in an ``SCXMLSession`` on a virtual clock.
+/// Runs conformance tests, each in an `SCXMLSession` on a virtual clock.
 ///
 /// A mandatory test always runs: only an optional or manual test is skipped, and only for a
 /// feature this build does not have (the XPath data model, an event I/O processor the runner was
