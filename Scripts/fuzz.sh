@@ -32,8 +32,9 @@ case "$target" in
     ;;
   *) echo "unknown target '$target': reader or script" >&2; exit 2 ;;
 esac
-(cd Fuzz && swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --product "$product")
-binary="Fuzz/.build/debug/$product"
+flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
+(cd Fuzz && swift build "${flags[@]}" --product "$product")
+binary="$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)/$product"
 export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 "$binary" "$work/corpus-$target" "$work/seeds-$target" \
   -max_total_time="$seconds" -max_len=20000 -timeout=10 -detect_leaks=0 \

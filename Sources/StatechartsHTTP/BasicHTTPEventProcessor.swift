@@ -175,10 +175,8 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
             return false
         }
         let awaited = inbox.isOwnSession(target, baseURL: baseURL)
-        var request = HTTPClientRequest(url: target)
-        request.method = .POST
         let (body, contentType, query) = Self.encode(event)
-        if let query { request = HTTPClientRequest(url: target + (target.contains("?") ? "&" : "?") + query) }
+        var request = HTTPClientRequest(url: query.map { target + (target.contains("?") ? "&" : "?") + $0 } ?? target)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: contentType)
         request.headers.add(name: Self.ticketHeader, value: String(ticket))

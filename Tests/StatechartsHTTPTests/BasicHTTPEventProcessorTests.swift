@@ -144,7 +144,7 @@ struct BasicHTTPEventProcessorTests {
     func portInUse() async throws {
         let http = try await BasicHTTPEventProcessor.start()
         let port = try #require(Int(http.baseURL.split(separator: ":").last ?? ""))
-        await #expect(throws: (any Error).self) {
+        await #expect(throws: BasicHTTPEventProcessor.StartError.self) {
             let second = try await BasicHTTPEventProcessor.start(port: port)
             await second.shutdown()
         }
@@ -165,7 +165,7 @@ struct BasicHTTPEventProcessorTests {
 
     /// Lets the session receive what arrived, at most 250 times 20 ms, until `done` holds.
     static func receive(_ session: inout SCXMLSession, until done: (SCXMLSession) -> Bool) async throws {
-        for _ in 0..<250 where !done(session) {
+        for _ in 0..<250 {
             try session.receiveEvents()
             if done(session) { return }
             try await Task.sleep(for: .milliseconds(20))

@@ -253,19 +253,12 @@ where Event.Kind: Hashable {
         }
     }
 
-    /// Processes a timer or an invocation's outcome, on the machine's actor.
+    /// Processes a timer, an invocation's outcome or an undelivered send, on the machine's actor.
     @inlinable @inline(never)
     func handle(_ reason: LiveWakeUp<Event>) {
         let before = observed.isEmpty ? nil : observationPoint()
         defer { if let before { notifyObservers(since: before) } }
-        switch reason {
-        case .timer:
-            live.timerFired(owner: self, spawn: { self.startTask($0) })
-        case .outcome(let outcome, let id):
-            live.deliver(outcome, from: id, owner: self, spawn: { self.startTask($0) })
-        case .undelivered(let outgoing, let reason):
-            live.reportUndelivered(outgoing, reason: reason, owner: self, spawn: { self.startTask($0) })
-        }
+        live.wokeUp(reason, owner: self, spawn: { self.startTask($0) })
     }
 
     // MARK: - Isolation

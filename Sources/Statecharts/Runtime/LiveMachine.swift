@@ -103,6 +103,20 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         return handled
     }
 
+    /// The owner was called back: processes what it was called back for.
+    @inlinable
+    mutating func wokeUp(
+        _ reason: LiveWakeUp<Event>, owner: some TimerWheelTarget,
+        spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
+    ) {
+        switch reason {
+        case .timer: timerFired(owner: owner, spawn: spawn)
+        case .outcome(let outcome, let id): deliver(outcome, from: id, owner: owner, spawn: spawn)
+        case .undelivered(let outgoing, let reason):
+            reportUndelivered(outgoing, reason: reason, owner: owner, spawn: spawn)
+        }
+    }
+
     /// The wheel says the machine's timer is due: processes every timer due by now.
     @inlinable
     mutating func timerFired(

@@ -152,17 +152,10 @@ public actor StatechartActor<
         }
     }
 
-    /// Processes a timer or an invocation's outcome.
+    /// Processes a timer, an invocation's outcome or an undelivered send.
     @inlinable @inline(never)
     func handle(_ reason: LiveWakeUp<Event>) {
-        switch reason {
-        case .timer:
-            live.timerFired(owner: self, spawn: { self.startTask($0) })
-        case .outcome(let outcome, let id):
-            live.deliver(outcome, from: id, owner: self, spawn: { self.startTask($0) })
-        case .undelivered(let outgoing, let reason):
-            live.reportUndelivered(outgoing, reason: reason, owner: self, spawn: { self.startTask($0) })
-        }
+        live.wokeUp(reason, owner: self, spawn: { self.startTask($0) })
     }
 
     /// Runs an invocation's work, or the report of an event that could not be sent, in a task,

@@ -80,14 +80,13 @@ extension SCXMLSession {
     mutating func accept(_ arrival: SCXMLArrival) {
         switch arrival {
         case .event(let event, let session, let ticket):
-            let source = ticket.flatMap { inFlight[$0]?.source } ?? session
             if let ticket { inFlight[ticket] = nil }
-            fill(ticket, with: .event(Delivery(event: event, target: session, source: source)))
+            fill(ticket, with: .input(.event(event), session: session))
         case .delivered(let ticket):
             inFlight[ticket] = nil
         case .failed(let ticket, let reason):
             guard let send = inFlight.removeValue(forKey: ticket) else { return }
-            fill(ticket, with: .undelivered(send.outgoing, source: send.source, reason: reason))
+            fill(ticket, with: .input(.undelivered(send.outgoing, reason: reason), session: send.source))
         }
     }
 

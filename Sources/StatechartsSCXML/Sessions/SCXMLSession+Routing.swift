@@ -23,26 +23,45 @@ extension SCXMLSession {
         var source: SCXMLInvocationSource
     }
 
-    /// An event for a session of this process.
-    struct Delivery: Sendable, Hashable, Codable {
-        var event: SCXMLEvent
-        /// The receiving session.
-        var target: String
-        /// The sending session.
-        var source: String
-    }
-
     /// What waits to be delivered, in order.
     enum Pending: Sendable {
-        /// An event for a session.
-        case event(Delivery)
+        /// Something for a session's machine.
+        case input(Input, session: String)
         /// The place of an event sent through an event I/O processor to a session of this
         /// process, until the processor reports its arrival.
         case awaiting(ticket: UInt64)
-        /// An event sent out that could not be delivered: its session gets `error.communication`.
-        case undelivered(OutgoingEvent<SCXMLEvent>, source: String, reason: String)
-        /// An invocation that could not start: its session gets the outcome.
-        case outcome(InvocationOutcome<SCXMLEvent>, invocation: InvocationID, session: String)
+    }
+
+    /// What a session's machine is given from outside its own steps.
+    enum Input: Sendable {
+        /// An event, from a session of this process or through an event I/O processor.
+        case event(SCXMLEvent)
+        /// An event the session sent that could not be delivered: it gets `error.communication`.
+        case undelivered(OutgoingEvent<SCXMLEvent>, reason: String)
+        /// The outcome of an invocation that could not start.
+        case outcome(InvocationOutcome<SCXMLEvent>, invocation: InvocationID)
+
+        /// Gives it to `machine`; whether a transition handled it.
+        func give(to machine: inout Machine) throws(MachineError<String, SCXMLEvent>) -> Bool {
+            switch self {
+            case .event(let event): try machine.send(event)
+            case .undelivered(let outgoing, let reason): try machine.reportUndelivered(outgoing, reason: reason)
+            case .outcome(let outcome, let invocation): try machine.deliver(outcome, from: invocation)
+            }
+        }
+
+        /// Gives it to `machine`, telling `recorder` what happens; whether a transition handled it.
+        func give(
+            to machine: inout Machine, recorder: inout MachineRecorder<String, SCXMLEvent>
+        ) throws(MachineError<String, SCXMLEvent>) -> Bool {
+            switch self {
+            case .event(let event): try machine.send(event, observer: &recorder)
+            case .undelivered(let outgoing, let reason):
+                try machine.reportUndelivered(outgoing, reason: reason, observer: &recorder)
+            case .outcome(let outcome, let invocation):
+                try machine.deliver(outcome, from: invocation, observer: &recorder)
+            }
+        }
     }
 
     /// An event sent with a delay, to another session or through an event I/O processor.
@@ -96,16 +115,7 @@ extension SCXMLSession {
                 pending.removeAll(keepingCapacity: true)
                 pendingHead = 0
             }
-            switch item {
-            case .event(let delivery):
-                try deliver(delivery.event, to: delivery.target)
-            case .undelivered(let outgoing, let source, let reason):
-                try reportUndelivered(outgoing, to: source, reason: reason)
-            case .outcome(let outcome, let invocation, let session):
-                try deliverOutcome(outcome, from: invocation, to: session)
-            case .awaiting:
-                break
-            }
+            if case .input(let input, let session) = item { _ = try give(input, to: session) }
         }
     }
 
@@ -139,59 +149,27 @@ extension SCXMLSession {
 
     // MARK: - Delivering
 
-    mutating func deliver(_ event: SCXMLEvent, to id: String) throws(MachineError<String, SCXMLEvent>) {
+    /// Gives a session's machine what came for it and does what that asked for; whether a
+    /// transition handled it. A session that is not running takes nothing.
+    mutating func give(_ input: Input, to id: String) throws(MachineError<String, SCXMLEvent>) -> Bool {
+        var handled = false
         if id == sessionID {
-            guard machine.status == .running else { return }
-            _ = try sendToTop(event)
+            guard machine.status == .running else { return false }
+            handled =
+                options.recordsMicrosteps
+                ? try input.give(to: &machine, recorder: &recorder) : try input.give(to: &machine)
         } else {
-            guard children[id]?.machine.status == .running else { return }
-            runChild(id) { machine throws(MachineError<String, SCXMLEvent>) in _ = try machine.send(event) }
+            guard children[id]?.machine.status == .running else { return false }
+            runChild(id) { machine throws(MachineError<String, SCXMLEvent>) in _ = try input.give(to: &machine) }
         }
         collect(from: id)
+        return handled
     }
 
-    mutating func reportUndelivered(
-        _ outgoing: OutgoingEvent<SCXMLEvent>, to id: String, reason: String
-    ) throws(MachineError<String, SCXMLEvent>) {
-        if id == sessionID {
-            guard machine.status == .running else { return }
-            if options.recordsMicrosteps {
-                try machine.reportUndelivered(outgoing, reason: reason, observer: &recorder)
-            } else {
-                try machine.reportUndelivered(outgoing, reason: reason)
-            }
-        } else {
-            guard children[id]?.machine.status == .running else { return }
-            runChild(id) { machine throws(MachineError<String, SCXMLEvent>) in
-                _ = try machine.reportUndelivered(outgoing, reason: reason)
-            }
-        }
-        collect(from: id)
-    }
-
-    mutating func deliverOutcome(
-        _ outcome: InvocationOutcome<SCXMLEvent>, from invocation: InvocationID, to id: String
-    ) throws(MachineError<String, SCXMLEvent>) {
-        if id == sessionID {
-            guard machine.status == .running else { return }
-            if options.recordsMicrosteps {
-                try machine.deliver(outcome, from: invocation, observer: &recorder)
-            } else {
-                try machine.deliver(outcome, from: invocation)
-            }
-        } else {
-            runChild(id) { machine throws(MachineError<String, SCXMLEvent>) in
-                _ = try machine.deliver(outcome, from: invocation)
-            }
-        }
-        collect(from: id)
-    }
-
-    /// Changes a child's machine in place: taken out while it changes, so that it is not copied.
+    /// Changes a child's machine in place: one lookup, and no copy of the machine.
     mutating func updateChild(_ id: String, _ body: (inout Machine) -> Void) {
-        guard var child = children.removeValue(forKey: id) else { return }
-        body(&child.machine)
-        children[id] = child
+        guard let index = children.index(forKey: id) else { return }
+        body(&children.values[index].machine)
     }
 
     /// Runs a child's machine; what it throws is a problem of the session (a child's failure does
@@ -199,16 +177,15 @@ extension SCXMLSession {
     mutating func runChild(
         _ id: String, _ body: (inout Machine) throws(MachineError<String, SCXMLEvent>) -> Void
     ) {
-        guard var child = children.removeValue(forKey: id) else { return }
+        guard let index = children.index(forKey: id) else { return }
         do {
-            try body(&child.machine)
+            try body(&children.values[index].machine)
         } catch {
             problems.append(
                 SCXMLDiagnostic(
-                    .error, "the invoked session \(id) failed: \(error)", at: child.chart.document.location,
-                    kind: .document))
+                    .error, "the invoked session \(id) failed: \(error)",
+                    at: children.values[index].chart.document.location, kind: .document))
         }
-        children[id] = child
     }
 
     // MARK: - Effects
@@ -231,7 +208,7 @@ extension SCXMLSession {
                     let failure = ExecutionFailure(
                         .invoke, state: start.state, location: start.location,
                         reason: "an SCXML session starts <invoke> of SCXML documents only")
-                    pending.append(.outcome(.failure(failure), invocation: start.id, session: id))
+                    pending.append(.input(.outcome(.failure(failure), invocation: start.id), session: id))
                     continue
                 }
                 startChild(invocation, parent: id)
@@ -258,7 +235,7 @@ extension SCXMLSession {
             let done = SCXMLEvent(
                 "done.invoke.\(child.invokeID)", data: child.machine.result as? SCXMLValue, type: .external,
                 origin: "#_scxml_\(id)", originType: SCXMLExecutor.scxmlProcessor, invokeID: child.invokeID)
-            enqueue(Delivery(event: done, target: child.parent, source: id))
+            enqueue(done, to: child.parent, from: id)
             remove(id)
         }
     }
@@ -282,23 +259,18 @@ extension SCXMLSession {
     mutating func dispatch(_ outgoing: OutgoingEvent<SCXMLEvent>, from source: String) {
         if outgoing.type.map(SCXMLSend.scxmlProcessorTypes.contains) ?? true {
             guard outgoing.target.hasPrefix("#_scxml_") else {
-                pending.append(
-                    .undelivered(
-                        outgoing, source: source,
-                        reason: "the SCXML event I/O processor has no target '\(outgoing.target)'"))
+                let reason = "the SCXML event I/O processor has no target '\(outgoing.target)'"
+                pending.append(.input(.undelivered(outgoing, reason: reason), session: source))
                 return
             }
-            let target = String(outgoing.target.dropFirst("#_scxml_".count))
-            enqueue(Delivery(event: outgoing.event, target: target, source: source))
+            enqueue(outgoing.event, to: String(outgoing.target.dropFirst("#_scxml_".count)), from: source)
             return
         }
         guard let type = outgoing.type,
             let processor = options.eventProcessors.first(where: { $0.types.contains(type) })
         else {
-            pending.append(
-                .undelivered(
-                    outgoing, source: source, reason: "the session has no event I/O processor '\(outgoing.type ?? "")'")
-            )
+            let reason = "the session has no event I/O processor '\(outgoing.type ?? "")'"
+            pending.append(.input(.undelivered(outgoing, reason: reason), session: source))
             return
         }
         let ticket = nextTicket
@@ -311,12 +283,14 @@ extension SCXMLSession {
 
     /// Queues an event for a session of this process, unless it comes from a child whose
     /// invocation has ended (its state was exited): nothing a cancelled child sent is processed.
-    mutating func enqueue(_ delivery: Delivery) {
-        if let child = children[delivery.source], child.parent == delivery.target {
-            let parentMachine = delivery.target == sessionID ? machine : children[delivery.target]?.machine
-            guard parentMachine?.isRunning(child.invocation) == true else { return }
+    mutating func enqueue(_ event: SCXMLEvent, to target: String, from source: String) {
+        if let child = children[source], child.parent == target {
+            let stillInvoked =
+                target == sessionID
+                ? machine.isRunning(child.invocation) : children[target]?.machine.isRunning(child.invocation) == true
+            guard stillInvoked else { return }
         }
-        pending.append(.event(delivery))
+        pending.append(.input(.event(event), session: target))
     }
 
     // MARK: - Children
@@ -334,7 +308,7 @@ extension SCXMLSession {
             let failure = ExecutionFailure(
                 .invoke, state: invocation.state, location: invocation.location, reason: reason,
                 error: SCXMLEvaluationError(reason, at: invocation.location, element: "invoke"))
-            pending.append(.outcome(.failure(failure), invocation: invocation.id, session: parent))
+            pending.append(.input(.outcome(.failure(failure), invocation: invocation.id), session: parent))
             return
         }
         let info = SCXMLSessionInfo(
