@@ -175,6 +175,7 @@ let package = Package(
             name: "StatechartsHTTPTests",
             dependencies: [
                 "StatechartsHTTP", "StatechartsSCXML",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
             ]),
         // End-to-end tests of the `statechart` binary.

@@ -73,7 +73,8 @@ func states(_ connection: BluetoothConnection) async -> String {
     await connection.snapshot.activeStates.map(\.rawValue).joined(separator: ", ")
 }
 
-do {
+/// The session, in a function of its own: its locals end with it, before the process exits.
+func runDemo() async throws {
     say("Bluetooth is off; the app starts with nothing paired")
     var central = SimulatedCentral(clock: clock, state: .poweredOff, peripherals: [thermometer])
     var connection = try await connect(central)
@@ -134,6 +135,10 @@ do {
     await connection.unpair()
     await connection.settle(reportsOf: central)
     say("\(await states(connection)); remembered \(memory.pairedPeripheral?.description ?? "nothing")")
+}
+
+do {
+    try await runDemo()
 } catch {
     print("bluetooth-demo: \(error)")
     exit(1)

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import StatechartsHTTP
 import StatechartsSCXML
@@ -5,10 +6,6 @@ import Testing
 
 #if ECMAScript
 import StatechartsECMAScript
-#endif
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 
 /// The Basic HTTP Event I/O Processor over a real socket on loopback: what a document sends
@@ -153,14 +150,15 @@ struct BasicHTTPEventProcessorTests {
 
     // MARK: - Helpers
 
-    /// POSTs a form to `location` from an ordinary client; the status code.
+    /// POSTs a form to `location` from a client of its own, as a party outside the process would;
+    /// the status code.
     static func post(_ form: String, to location: String) async throws -> Int {
-        var request = URLRequest(url: try #require(URL(string: location)), timeoutInterval: 5)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(form.utf8)
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as? HTTPURLResponse)?.statusCode ?? -1
+        var request = HTTPClientRequest(url: location)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(Array(form.utf8))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+        return Int(response.status.code)
     }
 
     /// Lets the session receive what arrived, at most 250 times 20 ms, until `done` holds.

@@ -333,18 +333,26 @@ extension StateMachine {
         case .success(let holds):
             return holds
         case .failure(let error):
-            enqueueInternal(
-                .failure(
-                    executionFailure(
-                        error, element: .guardCondition, state: Int(chart.tables.sources[transition]),
-                        transition: transition),
-                    kind: chart.tables.errorExecutionKind))
+            guardFailed(error, transition: transition)
             return false
         }
     }
 
-    /// Raises `error.execution` for an action that threw, and tells the observer.
-    @inlinable
+    /// Raises `error.execution` for a guard that threw. Kept out of line: a failure is rare, and
+    /// inlined it makes the microstep too large to inline where events are sent.
+    @inlinable @inline(never)
+    mutating func guardFailed(_ error: any Error, transition: Int) {
+        enqueueInternal(
+            .failure(
+                executionFailure(
+                    error, element: .guardCondition, state: Int(chart.tables.sources[transition]),
+                    transition: transition),
+                kind: chart.tables.errorExecutionKind))
+    }
+
+    /// Raises `error.execution` for an action that threw, and tells the observer. Kept out of line,
+    /// as ``guardFailed(_:transition:)`` is.
+    @inlinable @inline(never)
     mutating func actionFailed<Observer: MachineObserver>(
         _ error: any Error, role: ActionFailure<State>.ActionRole, state: Int, transition: Int = -1,
         observer: inout Observer

@@ -215,12 +215,8 @@ enum SCXMLExecutor {
             }
             guard let session = scope.context.reachableSession(other) else {
                 // A valid form, but no session to reach.
-                scope.raise(
-                    SCXMLEvent(
-                        "error.communication",
-                        data: SCXMLErrorData.value(
-                            element: "send", at: location, reason: "no session that this one can reach is '\(other)'"),
-                        type: .platform, sendID: sendID))
+                raiseCommunicationError(
+                    "no session that this one can reach is '\(other)'", at: location, sendID: sendID, in: &scope)
                 return
             }
             if let parent = scope.context.parent, session == parent.sessionID { event.invokeID = parent.invokeID }
@@ -229,6 +225,17 @@ enum SCXMLExecutor {
                     event, target: "#_scxml_\(session)", type: scxmlProcessor, delay: delay, id: sendID,
                     location: location))
         }
+    }
+
+    /// Raises `error.communication` for a `<send>` that cannot reach its target, with the
+    /// element, its position and `reason` as the event's data.
+    static func raiseCommunicationError(
+        _ reason: String, at location: SourcePosition, sendID: String, in scope: inout SCXMLScope
+    ) {
+        scope.raise(
+            SCXMLEvent(
+                "error.communication", data: SCXMLErrorData.value(element: "send", at: location, reason: reason),
+                type: .platform, sendID: sendID))
     }
 
     /// A `<send>` through an event I/O processor of the session other than SCXML's (its Basic HTTP
@@ -240,12 +247,8 @@ enum SCXMLExecutor {
         delay: Duration, sendID: String, eventSendID: String?, at location: SourcePosition, in scope: inout SCXMLScope
     ) throws {
         guard let target, !target.isEmpty else {
-            scope.raise(
-                SCXMLEvent(
-                    "error.communication",
-                    data: SCXMLErrorData.value(
-                        element: "send", at: location, reason: "a <send> of type '\(type)' needs a target"),
-                    type: .platform, sendID: sendID))
+            raiseCommunicationError(
+                "a <send> of type '\(type)' needs a target", at: location, sendID: sendID, in: &scope)
             return
         }
         var event = SCXMLEvent(

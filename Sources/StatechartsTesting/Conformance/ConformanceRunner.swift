@@ -96,11 +96,8 @@ public struct ConformanceRunner: Sendable {
     /// What the chart uses that this runner's sessions cannot do, if anything.
     func missingFeature(of chart: SCXMLChart) -> SCXMLDiagnostic? {
         if let warning = chart.warnings.first(where: { $0.kind == .unsupported }) { return warning }
-        let session = SCXMLSession(chart: chart, options: options(sessionID: "check"))
-        defer {
-            var session = session
-            session.close()
-        }
+        var session = SCXMLSession(chart: chart, options: options(sessionID: "check"))
+        defer { session.close() }
         return session.problems.first { $0.kind == .unsupported }
     }
 
