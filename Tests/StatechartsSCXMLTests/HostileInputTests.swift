@@ -135,15 +135,76 @@ import Testing
         #expect(throws: MachineError<String, SCXMLEvent>.self) { try machine.start() }
     }
 
+    @Test(
+        "a state that sends itself an event it re-enters on stops at the limit, and the session goes on",
+        .timeLimit(.minutes(1)))
+    func sentEventLoop() throws {
+        // Found by the fuzzer: each delivery is a call of its own to the machine, so only the
+        // session's count of the whole cascade can stop it.
+        let text =
+            Self.header + #"""
+                <state id="idle"><transition event="go" target="looping"/></state>
+                <state id="looping">
+                  <onentry><send event="again" delay="0s"/></onentry>
+                  <transition event="again" target="looping"/>
+                  <transition event="stop" target="idle"/>
+                </state>
+                </scxml>
+                """#
+        var session = SCXMLSession(
+            chart: try SCXMLChart.load(text, file: "send.scxml"), options: .init(microstepLimit: 2_000))
+        try session.start()
+        do {
+            try session.send("go")
+            Issue.record("a loop of sent events did not stop")
+        } catch {
+            guard case .microstepLimitExceeded(let limit, let configuration) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(limit == 2_000)
+            #expect(configuration == ["looping"])
+        }
+        // The abandoned cascade left nothing behind: the next event is processed.
+        try session.send("stop")
+        #expect(session.activeStates == ["idle"])
+    }
+
+    @Test(
+        "a parent and a child that answer each other for ever stop at the limit of the whole cascade",
+        .timeLimit(.minutes(1)))
+    func sessionsPingPong() throws {
+        let text =
+            Self.header + #"""
+                <state id="talking">
+                  <invoke id="echo" type="scxml">
+                    <content>
+                      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+                        <state id="echoing">
+                          <onentry><send event="ping" target="#_parent"/></onentry>
+                          <transition event="pong"><send event="ping" target="#_parent"/></transition>
+                        </state>
+                      </scxml>
+                    </content>
+                  </invoke>
+                  <transition event="ping"><send event="pong" target="#_echo"/></transition>
+                </state>
+                </scxml>
+                """#
+        var session = SCXMLSession(
+            chart: try SCXMLChart.load(text, file: "ping.scxml"), options: .init(microstepLimit: 3_000))
+        #expect(throws: MachineError<String, SCXMLEvent>.self) { try session.start() }
+    }
+
     // MARK: - Inputs the fuzzer found
 
     static let fuzzFindings = SharedMaterial.packageRoot.appendingPathComponent(
         "Tests/StatechartsSCXMLTests/Fixtures/Fuzz")
 
-    /// Each file of `Fixtures/Fuzz` once crashed the reader (see Scripts/fuzz.sh); now each gets
-    /// diagnostics, or builds and runs.
+    /// Each file of `Fixtures/Fuzz` once crashed or hung the reader or a session (see
+    /// Scripts/fuzz.sh); now each gets diagnostics, or builds and runs the steps the fuzzer ran.
     @Test(
-        "inputs the fuzzer found are read without a crash",
+        "inputs the fuzzer found are read and run without a crash or a hang", .timeLimit(.minutes(1)),
         arguments: (try? FileManager.default.contentsOfDirectory(atPath: fuzzFindings.path))?.sorted() ?? [])
     func fuzzFinding(name: String) throws {
         let data = try Data(contentsOf: Self.fuzzFindings.appendingPathComponent(name))
@@ -151,6 +212,10 @@ import Testing
         if let document = result.document, let chart = try? document.makeChart() {
             var machine = SCXMLSession(chart: chart, options: .init(microstepLimit: 1_000))
             _ = try? machine.start()
+            for event in chart.statechart.eventNames.prefix(8) where machine.status == .running {
+                _ = try? machine.send(SCXMLEvent(event))
+                _ = try? machine.advance(by: .seconds(1))
+            }
         } else {
             #expect(result.diagnostics.contains { $0.severity == .error } || result.document != nil)
         }

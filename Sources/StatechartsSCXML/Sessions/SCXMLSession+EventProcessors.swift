@@ -35,7 +35,12 @@ extension SCXMLSession {
         for processor in options.eventProcessors {
             for arrival in processor.takeArrivals() { accept(arrival) }
         }
-        try pump()
+        do {
+            try pump()
+        } catch {
+            abandonCascade()
+            throw error
+        }
         return endStep()
     }
 
@@ -68,7 +73,12 @@ extension SCXMLSession {
         if hasAwaitedPlaces {
             beginStep()
             giveUpAwaitedPlaces(after: limit)
-            try pump()
+            do {
+                try pump()
+            } catch {
+                abandonCascade()
+                throw error
+            }
             let rest = endStep()
             result.microsteps += rest.microsteps
             result.logs += rest.logs

@@ -123,6 +123,7 @@ extension SCXMLSession {
     /// now that a machine paused before. Returns whether any session had one.
     mutating func fireDueTimers() throws(MachineError<String, SCXMLEvent>) -> Bool {
         if machine.status == .running, let deadline = machine.nextDeadline, deadline <= now {
+            try countCascadeStep()
             try advanceTop(to: now)
             collect(from: sessionID)
             return true
@@ -131,6 +132,7 @@ extension SCXMLSession {
             guard let child = children[id], child.machine.status == .running,
                 let deadline = child.machine.nextDeadline, deadline <= now
             else { continue }
+            try countCascadeStep()
             let instant = now
             runChild(id) { machine throws(MachineError<String, SCXMLEvent>) in try machine.advance(to: instant) }
             collect(from: id)
@@ -152,6 +154,7 @@ extension SCXMLSession {
     /// Gives a session's machine what came for it and does what that asked for; whether a
     /// transition handled it. A session that is not running takes nothing.
     mutating func give(_ input: Input, to id: String) throws(MachineError<String, SCXMLEvent>) -> Bool {
+        try countCascadeStep()
         var handled = false
         if id == sessionID {
             guard machine.status == .running else { return false }
@@ -164,6 +167,16 @@ extension SCXMLSession {
         }
         collect(from: id)
         return handled
+    }
+
+    /// Counts one delivery or timer firing of the current cascade, and throws past the limit (the
+    /// ``Options/microstepLimit``, else the top machine's), as a machine does when one event's
+    /// steps do not end; the public call then abandons the cascade.
+    mutating func countCascadeStep() throws(MachineError<String, SCXMLEvent>) {
+        cascade += 1
+        let limit = options.microstepLimit ?? machine.microstepLimit
+        guard cascade > limit else { return }
+        throw .microstepLimitExceeded(limit: limit, configuration: machine.activeStates)
     }
 
     /// Changes a child's machine in place: one lookup, and no copy of the machine.

@@ -55,6 +55,10 @@ public struct SCXMLSession: Sendable {
     var charts: [ChartKey: SCXMLChart] = [:]
     /// What the current call did, returned by it.
     var step = SCXMLStep()
+    /// How many deliveries and timer firings the cascade at the current instant has taken, in
+    /// every session: bounded like one machine's microsteps, so that sessions that keep sending
+    /// each other (or themselves) events end in an error, never in a hang.
+    var cascade = 0
     var recorder = MachineRecorder<String, SCXMLEvent>()
     /// The document's chart.
     public let chart: SCXMLChart
@@ -120,12 +124,17 @@ public struct SCXMLSession: Sendable {
     @discardableResult
     public mutating func start() throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
         beginStep()
-        if options.recordsMicrosteps {
-            try machine.start(observer: &recorder)
-        } else {
-            try machine.start()
+        do {
+            if options.recordsMicrosteps {
+                try machine.start(observer: &recorder)
+            } else {
+                try machine.start()
+            }
+            try settle(after: sessionID)
+        } catch {
+            abandonCascade()
+            throw error
         }
-        try settle(after: sessionID)
         return endStep()
     }
 
@@ -138,8 +147,14 @@ public struct SCXMLSession: Sendable {
     @discardableResult
     public mutating func send(_ event: SCXMLEvent) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
         beginStep()
-        let handled = try sendToTop(event)
-        try settle(after: sessionID)
+        let handled: Bool
+        do {
+            handled = try sendToTop(event)
+            try settle(after: sessionID)
+        } catch {
+            abandonCascade()
+            throw error
+        }
         if !handled && options.unhandledEvents == .reject {
             throw .unhandledEvent(event, configuration: machine.activeStates)
         }
@@ -162,14 +177,20 @@ public struct SCXMLSession: Sendable {
     @discardableResult
     public mutating func advance(to instant: Duration) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
         beginStep()
-        while machine.status == .running, let deadline = nextDeadline, deadline <= instant {
-            now = max(now, deadline)
-            try pump()
-            releaseDelayedDeliveries()
-            try pump()
+        do {
+            while machine.status == .running, let deadline = nextDeadline, deadline <= instant {
+                if deadline > now { cascade = 0 }
+                now = max(now, deadline)
+                try pump()
+                releaseDelayedDeliveries()
+                try pump()
+            }
+            now = max(now, instant)
+            if machine.status == .running { try advanceTop(to: now) }
+        } catch {
+            abandonCascade()
+            throw error
         }
-        now = max(now, instant)
-        if machine.status == .running { try advanceTop(to: now) }
         for id in childOrder { _ = try? children[id]?.machine.advance(to: now) }
         return endStep()
     }
@@ -188,7 +209,18 @@ public struct SCXMLSession: Sendable {
 
     mutating func beginStep() {
         step = SCXMLStep()
+        cascade = 0
         if options.recordsMicrosteps { recorder = MachineRecorder() }
+    }
+
+    /// After a call failed (a machine's step or the cascade did not end): does what the top
+    /// machine asked for before it stopped, so that it is not left paused at its effects, and drops
+    /// the deliveries of the abandoned cascade, as a machine drops the events queued in a step it
+    /// abandons.
+    mutating func abandonCascade() {
+        collect(from: sessionID)
+        pending.removeAll()
+        pendingHead = 0
     }
 
     mutating func endStep() -> SCXMLStep {
