@@ -19,7 +19,8 @@ extension SCXMLSession {
         /// from; none by default, so that a document reaches nothing outside the process unless
         /// the one who runs it says so.
         public var eventProcessors: [any SCXMLEventProcessor]
-        /// How many microsteps one event may take in any session before it stops with
+        /// How many microsteps one event may take in any session, and how many deliveries and
+        /// timer firings between sessions one call may take at one instant, before it stops with
         /// `MachineError.microstepLimitExceeded`; `nil` for the chart's own limit.
         public var microstepLimit: Int?
         /// Whether each ``SCXMLStep`` lists the top session's microsteps.
