@@ -40,6 +40,15 @@ let package = Package(
                 the optional W3C tests of `test`). The product StatechartsHTTP is there either way; without \
                 this trait the tool builds without SwiftNIO.
                 """),
+        .trait(
+            name: "JavaScriptCoreSPI",
+            description: """
+                On Apple platforms: stop scripts of the ECMAScript data model at the script time and heap \
+                limits, and turn eval off, with JavaScriptCore functions Apple does not publish \
+                (JSContextGroupSetExecutionTimeLimit, JSGetMemoryUsageStatistics, JSGlobalContextSetEvalEnabled). \
+                App Store review rejects apps that call them, so it is off by default; without it, Apple \
+                builds do not bound scripts. Linux builds always use these functions, which WebKitGTK exports.
+                """),
         .default(enabledTraits: ["ECMAScript", "HTTP"]),
     ],
     dependencies: [

@@ -18,6 +18,14 @@ JS_EXPORT void JSContextGroupSetExecutionTimeLimit(
     JSContextGroupRef group, double limit, JSShouldTerminateCallback callback, void *context);
 JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 
+// From JSBasePrivate.h: the heap's statistics, as an object with `heapSize`, `heapCapacity` and
+// `extraMemorySize` (bytes); used by the JavaScript heap limit.
+JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
+
+// From JSContextRefPrivate.h: turns `eval` and the Function constructors off, so that the only
+// code a context runs is the text the data model gives it.
+JS_EXPORT void JSGlobalContextSetEvalEnabled(JSGlobalContextRef ctx, bool enabled, JSStringRef message);
+
 #ifdef __cplusplus
 }
 #endif

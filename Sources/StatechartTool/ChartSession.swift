@@ -34,13 +34,23 @@ struct ChartSession {
         var logs: [String]
     }
 
-    init(source: ChartSource, eventProcessors: [any SCXMLEventProcessor] = [], eventWaitLimit: Duration = .seconds(5)) {
+    /// How many instants (an event, or a moment at which timers fire) the session may take in all;
+    /// past it, the run stops with an error.
+    let maximumSteps: Int
+    /// How many it has taken.
+    private(set) var stepsTaken = 0
+
+    init(
+        source: ChartSource, eventProcessors: [any SCXMLEventProcessor] = [], eventWaitLimit: Duration = .seconds(5),
+        limits: SCXMLLimits = .default, maximumSteps: Int = 100_000
+    ) {
         self.source = source
         self.eventWaitLimit = eventWaitLimit
+        self.maximumSteps = maximumSteps
         session = SCXMLSession(
             chart: source.chart,
             options: .init(
-                sessionID: "statechart", dataModels: source.dataModels, eventProcessors: eventProcessors,
+                sessionID: "statechart", limits: limits, dataModels: source.dataModels, eventProcessors: eventProcessors,
                 recordsMicrosteps: true))
         eventNames = source.chart.statechart.eventNames
     }
@@ -60,10 +70,12 @@ struct ChartSession {
         }
     }
 
-    /// Takes one step.
+    /// Takes one step. A wait moves the clock from one deadline to the next, and hands what each
+    /// instant did to `progress` as it happens, so that nothing accumulates however many timers fire.
     ///
-    /// - Throws: ``CommandError`` for an event the chart does not know, or a step that loops.
-    mutating func take(_ step: Step) async throws -> Outcome {
+    /// - Throws: ``CommandError`` for an event the chart does not know, a step that loops or goes
+    ///   past a limit, or a run past ``maximumSteps``.
+    mutating func take(_ step: Step, progress: ((Outcome) -> Void)? = nil) async throws -> Outcome {
         do {
             switch step {
             case .event(let name):
@@ -71,17 +83,42 @@ struct ChartSession {
                     throw CommandError(
                         "the chart has no event '\(name)'; its events are \(eventNames.joined(separator: ", "))")
                 }
+                try countStep()
                 var result = try session.send(SCXMLEvent(name))
                 result.merge(try await session.settle(upTo: eventWaitLimit))
                 return outcome(step.label, result)
             case .wait(let duration, _):
-                var result = try session.advance(by: duration)
+                let target = session.now + duration
+                var result = SCXMLStep()
+                while let deadline = session.nextDeadline, deadline <= target, session.status == .running {
+                    try countStep()
+                    var slice = try session.advance(to: deadline)
+                    slice.merge(try await session.settle(upTo: eventWaitLimit))
+                    if let progress {
+                        if !slice.logs.isEmpty || !slice.microsteps.isEmpty {
+                            progress(outcome("\(step.label) (at \(session.now))", slice))
+                        }
+                    } else {
+                        // Kept for the step's outcome: bounded by maximumSteps.
+                        result.merge(slice)
+                    }
+                }
+                result.merge(try session.advance(to: target))
                 result.merge(try await session.settle(upTo: eventWaitLimit))
                 return outcome(step.label, result)
             }
         } catch let error as MachineError<String, SCXMLEvent> {
             throw CommandError("\(error)")
         }
+    }
+
+    /// Counts one instant of the run, and throws past ``maximumSteps``.
+    private mutating func countStep() throws(CommandError) {
+        stepsTaken += 1
+        guard stepsTaken > maximumSteps else { return }
+        throw CommandError(
+            "the run was stopped after \(maximumSteps) steps (events and instants at which timers fired; --max-steps raises it); the chart is at [\(session.activeStates.joined(separator: ", "))] at \(session.now)"
+        )
     }
 
     /// Whether the chart has a transition that could take an event named `name`.
@@ -99,7 +136,7 @@ struct ChartSession {
     /// The events some transition of the active states (or their ancestors) takes now.
     var eventsHandledNow: [String] { session.machine.handledEventNames }
 
-    private func outcome(_ label: String, _ step: SCXMLStep) -> Outcome {
+    func outcome(_ label: String, _ step: SCXMLStep) -> Outcome {
         let now = session.now.components
         var invoked: [String: [String]] = [:]
         for id in session.childSessionIDs { invoked[id] = session.activeStates(ofSession: id) }
@@ -107,9 +144,14 @@ struct ChartSession {
             step: label, handled: step.handled, active: session.activeStates, configuration: session.configuration,
             invoked: invoked, time: Double(now.seconds) + Double(now.attoseconds) / 1e18,
             status: session.status.rawValue, microsteps: step.microsteps.map { "\($0)" },
-            logs: step.logs.map { record in
-                record.sessionID == session.sessionID ? "\(record)" : "[\(record.sessionID)] \(record)"
-            })
+            logs: logLines(step))
+    }
+
+    /// The `<log>` records of a step as lines, with the invoked session's identifier in front.
+    func logLines(_ step: SCXMLStep) -> [String] {
+        step.logs.map { record in
+            record.sessionID == session.sessionID ? "\(record)" : "[\(record.sessionID)] \(record)"
+        }
     }
 }
 

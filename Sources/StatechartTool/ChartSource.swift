@@ -19,7 +19,7 @@ struct ChartSource {
     ///
     /// - Throws: ``CommandError`` with one line: the file does not exist, or the document's
     ///   problems at their line and column.
-    static func load(_ path: String?) throws -> ChartSource {
+    static func load(_ path: String?, limits: SCXMLLimits = .default) throws -> ChartSource {
         guard let path else {
             do {
                 let chart = try SCXMLChart.load(
@@ -34,13 +34,19 @@ struct ChartSource {
             throw CommandError("no such file: \(path)")
         }
         guard !isDirectory.boolValue else { throw CommandError("\(path) is a folder; give an .scxml file") }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int, size > limits.documentSize {
+            throw CommandError(
+                "\(path):1:1: error: the document has \(size) bytes, more than the limit documentSize of \(limits.documentSize) bytes (--document-size raises it)"
+            )
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandError("\(path) cannot be read")
         }
         do {
             // Positions are reported against the path as given.
             return ChartSource(
-                chart: try SCXMLChart.load(data, file: path, dataModels: BuiltDataModels.all), name: path,
+                chart: try SCXMLChart.load(
+                    data, file: path, dataModels: BuiltDataModels.all, maximumSize: limits.documentSize), name: path,
                 isBundled: false)
         } catch {
             throw CommandError(error.description)

@@ -50,44 +50,94 @@ public struct RunCommand: AsyncParsableCommand {
             """)
     public var http = false
 
+    /// The limits the document runs within.
+    @OptionGroup(title: "Limits")
+    public var limits: LimitOptions
+
+    /// How many steps the run may take.
+    @Option(
+        help: """
+            Stop the run after this many steps: events, and instants at which timers fire (100000). \
+            A timer that re-arms itself every millisecond fires 3.6 million times in `wait 1h`.
+            """)
+    public var maxSteps = 100_000
+
     /// A command ready to parse.
     public init() {}
 
     /// Checks that at most one source of steps is given.
     public func validate() throws {
         if events != nil && script != nil { throw ValidationError("give --events or --script, not both") }
+        if maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
     }
 
     /// Runs the chart and prints its configuration after each step.
     public func run() async throws {
-        let source = try ChartSource.load(chart)
+        let limits = try self.limits.limits()
+        let source = try ChartSource.load(chart, limits: limits)
         source.printWarnings()
         let steps = try self.steps(for: source)
         let processors = try await EventProcessorSetup.start(http: http)
-        var session = ChartSession(source: source, eventProcessors: processors.processors)
+        var session = ChartSession(
+            source: source, eventProcessors: processors.processors, limits: limits, maximumSteps: maxSteps)
         for warning in session.warnings { printToStandardError("\(warning)") }
-        var outcomes: [ChartSession.Outcome] = []
-        func report(_ outcome: ChartSession.Outcome) {
-            outcomes.append(outcome)
-            guard !json else { return }
-            for line in outcome.logs { print("  log \(line)") }
+        var problemsShown = session.warnings.count
+        // Each step is printed as it happens, and none is kept: a run takes the same memory
+        // however long it is. Under --json, the array is written one element at a time.
+        let terminal = isatty(STDOUT_FILENO) == 1
+        var written = 0
+        func emit(_ outcome: ChartSession.Outcome) {
+            if json {
+                print((written == 0 ? "[\n" : ",\n") + Self.json(outcome), terminator: "")
+                written += 1
+                return
+            }
+            for line in outcome.logs { print("  log \(terminal ? Self.printable(line) : line)") }
             if trace { for microstep in outcome.microsteps { print("  \(microstep)") } }
             print(Self.line(outcome))
+        }
+        func report(_ outcome: ChartSession.Outcome) {
+            for problem in session.session.problems.dropFirst(problemsShown) { printToStandardError("\(problem)") }
+            problemsShown = session.session.problems.count
+            emit(outcome)
+        }
+        // What a wait does is printed as it happens; under --json it is in the wait's element.
+        func progress(_ outcome: ChartSession.Outcome) {
+            for line in outcome.logs { print("  log \(terminal ? Self.printable(line) : line)") }
+            if trace { for microstep in outcome.microsteps { print("  \(microstep)") } }
+        }
+        func finish() {
+            if json { print(written == 0 ? "[]" : "\n]") }
         }
         do {
             report(try await session.start())
             for step in steps {
                 if session.session.status == .finished { break }
-                report(try await session.take(step))
+                report(try await session.take(step, progress: json ? nil : progress))
             }
         } catch {
             await processors.stop()
-            if json { print(Self.json(outcomes)) }
+            finish()
             throw error
         }
         await processors.stop()
-        if json { print(Self.json(outcomes)) }
+        finish()
         if session.session.status == .finished && !json { print("finished") }
+    }
+
+    /// A line with the control characters a terminal would obey (escape sequences, bells,
+    /// carriage returns) shown as `\u{1B}`, so that a document's `<log>` cannot drive the terminal.
+    public static func printable(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if (value < 0x20 && value != 0x09) || value == 0x7F || (0x80...0x9F).contains(value) {
+                result += "\\u{\(String(value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// `step → [active states]`, with the invoked sessions' active states after them.
@@ -113,10 +163,10 @@ public struct RunCommand: AsyncParsableCommand {
         return source.isBundled ? try BundledCharts.mediaPlayerDemo.map { try Step(parsing: $0) } : []
     }
 
-    static func json(_ outcomes: [ChartSession.Outcome]) -> String {
+    static func json(_ outcome: ChartSession.Outcome) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(outcomes) else { return "[]" }
+        guard let data = try? encoder.encode(outcome) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -14,13 +14,17 @@ import StatechartsSCXML
 /// `error.execution`, as the specification asks.
 ///
 /// Documents are untrusted. A script has ECMAScript's built-ins and nothing else: no file,
-/// network or process access. A script or expression that runs longer than the session's
-/// `SCXMLSessionInfo.scriptTimeLimit` is stopped and raises `error.execution`; the machine goes on.
+/// network or process access, no `eval`, no promises or asynchronous functions, no WebAssembly
+/// unless `SCXMLLimits.allowsWebAssembly`. In a session, all the scripts of one cascade share
+/// its `SCXMLLimits.scriptTime`; a script still running when it is spent, or one that grows the
+/// heap past `SCXMLLimits.javaScriptHeap`, is stopped, and the session ends with the violation.
+/// Outside a session each evaluation gets the script time alone. (On Apple platforms, scripts are
+/// stopped only with the package trait JavaScriptCoreSPI: see "Running documents you did not write".)
 ///
 /// ```swift
 /// let chart = try SCXMLChart.load(contentsOf: url, dataModels: ECMAScriptDataModel.withBuiltIns)
-/// var machine = chart.makeMachine(scriptTimeLimit: .milliseconds(200))
-/// try machine.start()
+/// var session = SCXMLSession(chart: chart, options: .init(limits: SCXMLLimits(scriptTime: .milliseconds(200))))
+/// try session.start()
 /// ```
 ///
 /// The model is a reference to its virtual machine: copies of a machine share their variables.
@@ -43,7 +47,7 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
 
     /// A model for a new session: a fresh virtual machine with the system variables.
     public init(session: SCXMLSessionInfo) {
-        self.init(session: session, engine: JavaScriptContext(timeLimit: session.scriptTimeLimit))
+        self.init(session: session, engine: JavaScriptContext(limits: session.limits))
     }
 
     init(session: SCXMLSessionInfo, engine: JavaScriptContext) {
@@ -76,19 +80,17 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
             readOnly: true, hidden: true)
         let processors = engine.makeValue(
             .object(session.processorLocations.mapValues { .object(["location": .string($0)]) }))
-        if let object = JSValueToObject(engine.context, processors, nil), let freeze = Self.freeze(in: engine) {
+        if let object = JSValueToObject(engine.context, processors, nil), let freeze = engine.freezeFunction() {
             _ = try? engine.call(freeze, [object], at: SourcePosition(file: "statecharts", line: 1, column: 1))
         }
         engine.setGlobal("_ioprocessors", processors, readOnly: true, hidden: true)
     }
 
-    static func freeze(in engine: JavaScriptContext) -> JSObjectRef? {
-        engine.makeFunction("function (value) { return Object.freeze(value); }")
-    }
-
     /// Binds `_event` to a new object with the event's fields; absent fields are `undefined`.
     public mutating func bind(_ event: SCXMLEvent) {
         lastEvent = event
+        // A cascade stopped at a limit runs no more scripts: binding would be wasted.
+        if SCXMLCascade.current?.violation != nil { return }
         bindEvent(event)
     }
 
@@ -96,6 +98,16 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
         let context = engine.context
         let undefined = JSValueMakeUndefined(context)
         guard let object = JSObjectMake(context, nil, nil) else { return }
+        // No prototype while the fields are set, so that no setter a script put on
+        // Object.prototype sees or changes them; then the object is frozen.
+        let prototype = JSObjectGetPrototype(context, object)
+        JSObjectSetPrototype(context, object, JSValueMakeNull(context))
+        defer {
+            JSObjectSetPrototype(context, object, prototype)
+            if let freeze = engine.freezeFunction() {
+                _ = try? engine.call(freeze, [object], at: SourcePosition(file: "statecharts", line: 1, column: 1))
+            }
+        }
         func set(_ name: String, _ value: JSValueRef?) {
             let key = JavaScriptContext.makeString(name)
             defer { JSStringRelease(key) }
@@ -242,7 +254,15 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
             }
             let lengthKey = JavaScriptContext.makeString("length")
             defer { JSStringRelease(lengthKey) }
-            let count = Int(JSValueToNumber(context, JSObjectGetProperty(context, object, lengthKey, nil), nil))
+            let length = JSValueToNumber(context, JSObjectGetProperty(context, object, lengthKey, nil), nil)
+            let limit = session.limits.foreachItems
+            guard length.isFinite, length <= Double(limit) else {
+                let violation = session.limits.violation(
+                    .foreachItems, element: "foreach", location: array.location, session: session.id,
+                    detail: "the array '\(array.text)' has \(length.isFinite ? "\(Int64(length))" : "\(length)") items")
+                throw SCXMLEvaluationError("\(violation)", at: array.location)
+            }
+            let count = Int(length)
             var items: [SCXMLValue] = []
             items.reserveCapacity(max(count, 0))
             for index in 0..<max(count, 0) {

@@ -7,14 +7,26 @@ import StatechartsSCXML
 /// One JavaScriptCore virtual machine with one global object: the variables of one session.
 ///
 /// The context is a sandbox. Its global object has ECMAScript's built-ins only (no file, network
-/// or process access: JavaScriptCore's C API adds none, and modules cannot be loaded), and every
-/// evaluation is stopped when it runs longer than the time limit.
+/// or process access: JavaScriptCore's C API adds none, and modules cannot be loaded). What a
+/// document could use to escape its limits is taken away: `eval` and the Function constructors
+/// (so that the only code that runs is the text the data model evaluates), WebAssembly (unless
+/// the limits allow it), promises and asynchronous functions (whose jobs JavaScriptCore runs
+/// after a script returns, out of the watchdog's reach). Every evaluation draws on the script
+/// time of the current cascade (``SCXMLCascade``) and is stopped when it is spent or when the heap
+/// grows past its limit.
 ///
 /// Not thread-safe on its own: one machine uses it at a time, as a machine's context is used.
 final class JavaScriptContext: @unchecked Sendable {
     let group: JSContextGroupRef
     let context: JSGlobalContextRef
-    let timeLimit: Duration?
+    let limits: SCXMLLimits
+    /// When the evaluation running now must stop, and the cascade it draws on.
+    private var deadline: ContinuousClock.Instant?
+    private var cascade: SCXMLCascade?
+    /// Why the watchdog stopped the last evaluation it stopped.
+    private var stopReason: LimitViolation?
+    private var evaluationLocation: SourcePosition?
+    private var evaluationsSinceHeapCheck = 0
     /// Which states are active, while an evaluation that may call `In()` runs.
     private var activeStateTest: ((String) -> Bool)?
     /// Functions made once per context, protected from the collector.
@@ -27,20 +39,35 @@ final class JavaScriptContext: @unchecked Sendable {
     private(set) var eventBinder: JSObjectRef?
     /// The DOM's builder and serializer, made the first time XML content is used.
     private var domHelperObject: JSObjectRef?
+    /// `Object.freeze`, kept from the context's start.
+    private var freezer: JSObjectRef?
 
     /// The message JavaScriptCore gives a script it stopped.
     static let terminationMessage = "JavaScript execution terminated."
 
-    init(timeLimit: Duration?) {
+    /// Whether this build stops scripts with JavaScriptCore's watchdog and turns `eval` off: always
+    /// on Linux, and on Apple platforms with the trait JavaScriptCoreSPI (those functions are not
+    /// public API there).
+    static var hasWatchdog: Bool {
+        #if canImport(Darwin) && !JavaScriptCoreSPI
+        false
+        #else
+        true
+        #endif
+    }
+
+    init(limits: SCXMLLimits) {
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, nil)
-        self.timeLimit = timeLimit
-        if let timeLimit {
-            let (seconds, attoseconds) = timeLimit.components
-            let limit = Double(seconds) + Double(attoseconds) / 1e18
-            // Returning true stops the script; JavaScriptCore then throws an uncatchable exception.
-            JSContextGroupSetExecutionTimeLimit(group, max(limit, 0.001), { _, _ in true }, nil)
-        }
+        self.limits = limits
+        #if !canImport(Darwin) || JavaScriptCoreSPI
+        let message = Self.makeString(
+            "eval and the Function constructors are not available to documents: code comes from the document's text only")
+        JSGlobalContextSetEvalEnabled(context, false, message)
+        JSStringRelease(message)
+        #endif
+        removeEscapes()
+        _ = freezeFunction()
         installInFunction()
         eventBinder = makeFunction(
             """
@@ -76,8 +103,20 @@ final class JavaScriptContext: @unchecked Sendable {
         }
     }
 
-    /// Evaluates a script or expression at global scope.
+    /// Evaluates a document's script or expression at global scope, within the limits.
     func evaluate(_ source: String, at location: SourcePosition) throws(SCXMLEvaluationError) -> JSValueRef {
+        if let construct = Self.asynchronousConstruct(in: source) {
+            throw SCXMLEvaluationError(
+                "asynchronous JavaScript is not available to documents ('\(construct)' at line \(construct.line) of the script): its jobs would run after the script, out of the time limit",
+                at: location)
+        }
+        return try evaluateTrusted(source, at: location)
+    }
+
+    /// Evaluates a script at global scope under the watchdog: the library's own scripts, and the
+    /// document's once checked.
+    func evaluateTrusted(_ source: String, at location: SourcePosition) throws(SCXMLEvaluationError) -> JSValueRef {
+        try armWatchdog(at: location)
         let script = Self.makeString(source)
         defer { JSStringRelease(script) }
         let url = Self.makeString(location.file)
@@ -85,6 +124,7 @@ final class JavaScriptContext: @unchecked Sendable {
         var exception: JSValueRef?
         let result = JSEvaluateScript(context, script, nil, url, Int32(clamping: location.line), &exception)
         if let exception { throw error(from: exception, at: location) }
+        try checkHeapNow(at: location)
         guard let result else { throw SCXMLEvaluationError("the script gave no value", at: location) }
         return result
     }
@@ -103,6 +143,7 @@ final class JavaScriptContext: @unchecked Sendable {
     func call(
         _ function: JSObjectRef, _ arguments: [JSValueRef?], at location: SourcePosition
     ) throws(SCXMLEvaluationError) -> JSValueRef {
+        try armWatchdog(at: location)
         var exception: JSValueRef?
         let result = arguments.withUnsafeBufferPointer { buffer in
             JSObjectCallAsFunction(context, function, nil, buffer.count, buffer.baseAddress, &exception)
@@ -115,10 +156,156 @@ final class JavaScriptContext: @unchecked Sendable {
     func error(from exception: JSValueRef, at location: SourcePosition) -> SCXMLEvaluationError {
         let message = string(exception)
         if message.contains(Self.terminationMessage) {
-            let limit = timeLimit.map { " of \($0)" } ?? ""
-            return SCXMLEvaluationError("the script ran past its time limit\(limit) and was stopped", at: location)
+            let violation =
+                stopReason
+                ?? limits.violation(
+                    .scriptTime, location: location, detail: "the script ran past the cascade's script time")
+            stopReason = nil
+            cascade?.record(violation)
+            return SCXMLEvaluationError("the script was stopped: \(violation)", at: location)
         }
         return SCXMLEvaluationError(message, at: location)
+    }
+
+    // MARK: - Limits
+
+    /// Sets the watchdog for an evaluation that starts now: the cascade's deadline (or, outside a
+    /// session, the script time of this evaluation alone). Throws, running nothing, when the
+    /// cascade's time is already spent or a session of the cascade went past a limit.
+    func armWatchdog(at location: SourcePosition) throws(SCXMLEvaluationError) {
+        let cascade = SCXMLCascade.current
+        self.cascade = cascade
+        // The library's own calls (binding _event) are charged to the document's last evaluation.
+        if location.file != "statecharts" || evaluationLocation == nil { evaluationLocation = location }
+        let location = evaluationLocation ?? location
+        let now = ContinuousClock.now
+        if cascade?.violation != nil {
+            // The session ends at its next delivery; until then every evaluation fails at once.
+            throw SCXMLEvaluationError("the script was not run: the cascade was stopped at a limit", at: location)
+        }
+        deadline = cascade != nil ? cascade?.scriptDeadline : limits.scriptTime.map { now + $0 }
+        guard Self.hasWatchdog else { return }
+        if let deadline, deadline <= now {
+            let violation = limits.violation(
+                .scriptTime, location: location, detail: "the cascade's script time was spent before this script")
+            cascade?.record(violation)
+            throw SCXMLEvaluationError("the script was not run: \(violation)", at: location)
+        }
+        setWatchdog(from: now)
+    }
+
+    /// Arms the watchdog for the evaluation that starts now: it fires at the deadline; clears it
+    /// when scripts have no time limit.
+    private func setWatchdog(from now: ContinuousClock.Instant) {
+        #if !canImport(Darwin) || JavaScriptCoreSPI
+        guard let deadline else {
+            JSContextGroupClearExecutionTimeLimit(group)
+            return
+        }
+        let (seconds, attoseconds) = (deadline - now).components
+        JSContextGroupSetExecutionTimeLimit(
+            group, max(Double(seconds) + Double(attoseconds) / 1e18, 0.0001), Self.watchdogCallback,
+            Unmanaged.passUnretained(self).toOpaque())
+        #endif
+    }
+
+    #if !canImport(Darwin) || JavaScriptCoreSPI
+    /// What JavaScriptCore calls when the evaluation has run to its deadline: `true` stops the
+    /// script with an uncatchable exception.
+    private static let watchdogCallback: JSShouldTerminateCallback = { _, owner in
+        if let owner { Unmanaged<JavaScriptContext>.fromOpaque(owner).takeUnretainedValue().recordStop() }
+        return true
+    }
+    #endif
+
+    /// Records why the running evaluation is stopped.
+    private func recordStop() {
+        stopReason = limits.violation(
+            .scriptTime, location: evaluationLocation,
+            detail: cascade == nil ? "the script ran past its time limit" : "the script ran past the cascade's script time")
+    }
+
+    /// The bytes the context's heap holds: its capacity and the memory outside it that its objects
+    /// own (array storage, buffers).
+    func heapBytes() -> Int {
+        #if !canImport(Darwin) || JavaScriptCoreSPI
+        guard let statistics = JSGetMemoryUsageStatistics(context) else { return 0 }
+        func number(_ name: String) -> Double {
+            let key = Self.makeString(name)
+            defer { JSStringRelease(key) }
+            return JSValueToNumber(context, JSObjectGetProperty(context, statistics, key, nil), nil)
+        }
+        let total = max(number("heapSize"), number("heapCapacity")) + number("extraMemorySize")
+        return total.isFinite ? Int(clamping: Int64(min(total, 9e18))) : 0
+        #else
+        return 0
+        #endif
+    }
+
+    /// The heap limit's violation, when the heap holds more than it allows.
+    func heapViolation(at location: SourcePosition?) -> LimitViolation? {
+        guard let limit = limits.javaScriptHeap else { return nil }
+        let bytes = heapBytes()
+        guard bytes > limit else { return nil }
+        return limits.violation(.javaScriptHeap, location: location, detail: "the JavaScript heap holds \(bytes) bytes")
+    }
+
+    /// Looks at the heap after every 256th evaluation. (Within one evaluation the script time
+    /// bounds how much it can grow: JavaScriptCore's watchdog fires once, at the deadline.)
+    private func checkHeapNow(at location: SourcePosition) throws(SCXMLEvaluationError) {
+        evaluationsSinceHeapCheck += 1
+        guard evaluationsSinceHeapCheck >= 256, limits.javaScriptHeap != nil else { return }
+        evaluationsSinceHeapCheck = 0
+        if let violation = heapViolation(at: location) {
+            cascade?.record(violation)
+            throw SCXMLEvaluationError("the script was stopped: \(violation)", at: location)
+        }
+    }
+
+    /// Takes away what would let a document escape its limits: promises and the built-ins that
+    /// return them, WebAssembly (unless allowed) and other realms.
+    private func removeEscapes() {
+        let location = SourcePosition(file: "statecharts", line: 1, column: 1)
+        _ = try? evaluateTrusted(
+            """
+            (function (global, allowsWebAssembly) {
+                var promise = global.Promise;
+                if (promise) {
+                    ["then", "catch", "finally"].forEach(function (name) { delete promise.prototype[name]; });
+                }
+                delete global.Promise;
+                delete Array.fromAsync;
+                if (typeof Atomics !== "undefined") { delete Atomics.waitAsync; }
+                if (!allowsWebAssembly) { delete global.WebAssembly; }
+                delete global.ShadowRealm;
+                delete global.queueMicrotask;
+            })(globalThis, \(limits.allowsWebAssembly))
+            """, at: location)
+    }
+
+    /// The first word of a script that would start asynchronous work (`async`, `await`, `import`),
+    /// with its line; `nil` when there is none. Words in strings and comments count too: a
+    /// document that needs one there writes it another way.
+    static func asynchronousConstruct(in source: String) -> (word: String, line: Int)? {
+        func isIdentifierCharacter(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.value > 0x7F || scalar == "_" || scalar == "$" || scalar == "\\"
+                || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+        }
+        var line = 1
+        var word = ""
+        var wordLine = 1
+        for scalar in source.unicodeScalars {
+            if isIdentifierCharacter(scalar) {
+                if word.isEmpty { wordLine = line }
+                word.unicodeScalars.append(scalar)
+                continue
+            }
+            if word == "async" || word == "await" || word == "import" { return (word, wordLine) }
+            word = ""
+            if scalar == "\n" { line += 1 }
+        }
+        if word == "async" || word == "await" || word == "import" { return (word, wordLine) }
+        return nil
     }
 
     // MARK: - Variables
@@ -173,12 +360,19 @@ final class JavaScriptContext: @unchecked Sendable {
     /// Makes a function of ECMAScript source, kept for the context's life.
     func makeFunction(_ source: String) -> JSObjectRef? {
         let location = SourcePosition(file: "statecharts", line: 1, column: 1)
-        guard let value = try? evaluate("(" + source + ")", at: location),
+        guard let value = try? evaluateTrusted("(" + source + ")", at: location),
             let object = JSValueToObject(context, value, nil)
         else { return nil }
         JSValueProtect(context, object)
         protectedValues.append(object)
         return object
+    }
+
+    /// `Object.freeze`, as the context had it when it was made.
+    func freezeFunction() -> JSObjectRef? {
+        if let frozen = freezer { return frozen }
+        freezer = makeFunction("(function (freeze) { return function (value) { return freeze(value); }; })(Object.freeze)")
+        return freezer
     }
 
     /// The DOM's builder and serializer (see ``makeDOM(_:)``).

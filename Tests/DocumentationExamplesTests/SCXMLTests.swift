@@ -112,7 +112,7 @@ nonisolated func fixture(_ name: String) -> URL {
         let url = fixture("speed.scxml")
 
         let chart = try SCXMLChart.load(contentsOf: url, dataModels: ECMAScriptDataModel.withBuiltIns)
-        var session = SCXMLSession(chart: chart, options: .init(scriptTimeLimit: .milliseconds(500)))
+        var session = SCXMLSession(chart: chart, options: .init(limits: SCXMLLimits(scriptTime: .milliseconds(500))))
         try session.start()
         try session.send(SCXMLEvent("go", data: .object(["speed": .number(3)])))
 

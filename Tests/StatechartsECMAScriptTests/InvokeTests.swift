@@ -143,7 +143,7 @@ struct InvokeTests {
         #expect(session.log == ["child says: from a file", "missing: error.execution"])
         #expect(session.states == ["done"])
         let problem = try #require(session.interpreter.problems.first)
-        #expect(problem.message == "the file 'file:no-such-child.scxml' cannot be read")
+        #expect(problem.message == "the file 'file:no-such-child.scxml' cannot be read: there is no such file")
         #expect(problem.location.file.hasSuffix("invoke-parent.scxml") && problem.location.line == 9)
     }
 

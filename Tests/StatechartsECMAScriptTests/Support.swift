@@ -38,7 +38,7 @@ struct Session {
         interpreter = SCXMLSession(
             chart: chart,
             options: .init(
-                sessionID: "test", scriptTimeLimit: scriptTimeLimit,
+                sessionID: "test", limits: SCXMLLimits(scriptTime: scriptTimeLimit),
                 log: { record in logs.withLock { $0.append("\(record)") } }))
         try interpreter.start()
     }

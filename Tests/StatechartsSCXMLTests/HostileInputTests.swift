@@ -106,7 +106,7 @@ import Testing
                 </scxml>
                 """#
         let chart = try SCXMLChart.load(text, file: "loop.scxml")
-        var machine = SCXMLSession(chart: chart, options: .init(microstepLimit: 10_000))
+        var machine = SCXMLSession(chart: chart, options: .init(limits: SCXMLLimits(microsteps: 10_000)))
         do {
             try machine.start()
             Issue.record("an eventless loop did not stop")
@@ -131,7 +131,7 @@ import Testing
                 </scxml>
                 """#
         let chart = try SCXMLChart.load(text, file: "raise.scxml")
-        var machine = SCXMLSession(chart: chart, options: .init(microstepLimit: 5_000))
+        var machine = SCXMLSession(chart: chart, options: .init(limits: SCXMLLimits(microsteps: 5_000)))
         #expect(throws: MachineError<String, SCXMLEvent>.self) { try machine.start() }
     }
 
@@ -152,7 +152,7 @@ import Testing
                 </scxml>
                 """#
         var session = SCXMLSession(
-            chart: try SCXMLChart.load(text, file: "send.scxml"), options: .init(microstepLimit: 2_000))
+            chart: try SCXMLChart.load(text, file: "send.scxml"), options: .init(limits: SCXMLLimits(microsteps: 2_000)))
         try session.start()
         do {
             try session.send("go")
@@ -192,7 +192,7 @@ import Testing
                 </scxml>
                 """#
         var session = SCXMLSession(
-            chart: try SCXMLChart.load(text, file: "ping.scxml"), options: .init(microstepLimit: 3_000))
+            chart: try SCXMLChart.load(text, file: "ping.scxml"), options: .init(limits: SCXMLLimits(microsteps: 3_000)))
         #expect(throws: MachineError<String, SCXMLEvent>.self) { try session.start() }
     }
 
@@ -210,7 +210,7 @@ import Testing
         let data = try Data(contentsOf: Self.fuzzFindings.appendingPathComponent(name))
         let result = SCXMLReader.read(data, file: name)
         if let document = result.document, let chart = try? document.makeChart() {
-            var machine = SCXMLSession(chart: chart, options: .init(microstepLimit: 1_000))
+            var machine = SCXMLSession(chart: chart, options: .init(limits: SCXMLLimits(microsteps: 1_000)))
             _ = try? machine.start()
             for event in chart.statechart.eventNames.prefix(8) where machine.status == .running {
                 _ = try? machine.send(SCXMLEvent(event))

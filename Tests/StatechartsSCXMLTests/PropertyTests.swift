@@ -14,7 +14,7 @@ import Testing
     static let runTape = Gen.int(in: 0...999).array(of: 2...40)
 
     /// How the generated documents run: a session with a small microstep limit.
-    static let options = SCXMLSession.Options(sessionID: "property", microstepLimit: 2_000)
+    static let options = SCXMLSession.Options(sessionID: "property", limits: SCXMLLimits(microsteps: 2_000))
 
     /// One step's record: the configuration, the status and the pending timers.
     static func record(_ session: SCXMLSession) -> String {

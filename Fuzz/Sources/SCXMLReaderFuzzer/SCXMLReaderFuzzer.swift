@@ -14,7 +14,7 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard SCXMLReader.read(written, file: "written.scxml").document != nil else {
         fatalError("a document written by SCXMLWriter does not read back:\n\(written)")
     }
-    var session = SCXMLSession(chart: chart, options: .init(sessionID: "fuzz", microstepLimit: 1_000))
+    var session = SCXMLSession(chart: chart, options: .init(sessionID: "fuzz", limits: SCXMLLimits(microsteps: 1_000)))
     _ = chart.statechart.diagnostics()
     _ = chart.statechart.mermaid()
     _ = chart.statechart.dot()
@@ -25,7 +25,7 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             try session.advance(by: .seconds(1))
         }
         if let archive = try? session.archive() {
-            _ = try? SCXMLSession(chart: chart, restoring: archive, options: .init(microstepLimit: 1_000))
+            _ = try? SCXMLSession(chart: chart, restoring: archive, options: .init(limits: SCXMLLimits(microsteps: 1_000)))
         }
     } catch {
         // Runaway steps and rejected events are errors the machine reports; they are fine here.

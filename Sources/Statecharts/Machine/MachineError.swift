@@ -21,6 +21,9 @@ public enum MachineError<State, Event>: Error, @unchecked Sendable {
     /// eventless transitions or raised events that loop forever. The machine stopped the step
     /// after a complete microstep, dropped the events queued during it, and takes new events.
     case microstepLimitExceeded(limit: Int, configuration: [State])
+    /// The run went past one of the limits its runtime keeps a document within (script time,
+    /// memory, invocation depth, ...). The run has ended: the runtime takes no more events.
+    case limitExceeded(LimitViolation)
 
     static func list(_ states: [State]) -> String {
         "[" + states.map { "\($0)" }.joined(separator: ", ") + "]"
@@ -42,6 +45,8 @@ extension MachineError: CustomStringConvertible where Event: StatechartEvent {
         case .microstepLimitExceeded(let limit, let configuration):
             return
                 "the step was stopped after \(limit) microsteps in the configuration \(Self.list(configuration)); eventless transitions or raised events probably loop"
+        case .limitExceeded(let violation):
+            return "the run was ended: \(violation)"
         }
     }
 }

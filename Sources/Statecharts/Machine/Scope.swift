@@ -73,6 +73,11 @@ public struct Scope<State, Event, Context>: ~Copyable {
     /// The machine's time.
     public var now: Duration { .nanoseconds(operations.now(machine)) }
 
+    /// How many timers the machine has pending: state timeouts and delayed events it sent itself.
+    /// A runtime that bounds them (an SCXML session's `pendingTimers` limit) reads it before it
+    /// sends another.
+    public var pendingTimerCount: Int { operations.pendingTimers(machine) }
+
     /// Whether `state` is active (SCXML's `In()` predicate).
     public func isActive(_ state: State) -> Bool { operations.isActive(machine, state) }
 
@@ -204,6 +209,7 @@ final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
     @usableFromInline let log: (UnsafeMutableRawPointer, MachineLog) -> Void
     @usableFromInline let isActive: (UnsafeMutableRawPointer, State) -> Bool
     @usableFromInline let now: (UnsafeMutableRawPointer) -> Int64
+    @usableFromInline let pendingTimers: (UnsafeMutableRawPointer) -> Int
     @usableFromInline let eventName: (UnsafeMutableRawPointer, UnsafePointer<Signal<Event>>) -> String
     @usableFromInline let readData: (UnsafeMutableRawPointer, State) -> (any Sendable)?
     @usableFromInline let updateData:
@@ -218,6 +224,7 @@ final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
         log: @escaping (UnsafeMutableRawPointer, MachineLog) -> Void,
         isActive: @escaping (UnsafeMutableRawPointer, State) -> Bool,
         now: @escaping (UnsafeMutableRawPointer) -> Int64,
+        pendingTimers: @escaping (UnsafeMutableRawPointer) -> Int,
         eventName: @escaping (UnsafeMutableRawPointer, UnsafePointer<Signal<Event>>) -> String,
         readData: @escaping (UnsafeMutableRawPointer, State) -> (any Sendable)?,
         updateData: @escaping (UnsafeMutableRawPointer, State, (inout (any Sendable)?) throws -> Void) throws -> Void
@@ -229,6 +236,7 @@ final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
         self.log = log
         self.isActive = isActive
         self.now = now
+        self.pendingTimers = pendingTimers
         self.eventName = eventName
         self.readData = readData
         self.updateData = updateData
@@ -266,6 +274,9 @@ extension ScopeOperations where State: Hashable, Event: StatechartEvent, Event.K
             },
             now: { raw in
                 raw.assumingMemoryBound(to: Machine.self).pointee.currentTime()
+            },
+            pendingTimers: { raw in
+                raw.assumingMemoryBound(to: Machine.self).pointee.extras?.timers.count ?? 0
             },
             eventName: { raw, signal in
                 raw.assumingMemoryBound(to: Machine.self).pointee.name(of: signal.pointee)

@@ -125,7 +125,10 @@ extension StateMachine {
                 guard extras?.hasInternalEvents == true, let signal = mutableExtras().dequeueInternal() else { break }
                 announce(signal, origin: .internal, observer: &observer)
                 if microsteps >= Int(limit) { throw abandonStep() }
-                if reactOrReport(to: signal, origin: .internal, observer: &observer) { microsteps += 1 }
+                // Counted even when no transition takes it: an eventless transition whose guard
+                // fails raises error.execution each time it is tried, for ever.
+                _ = reactOrReport(to: signal, origin: .internal, observer: &observer)
+                microsteps += 1
             }
             if status == .running, extras?.annex?.statesToInvoke.isEmpty == false {
                 startInvocations()

@@ -79,10 +79,12 @@ extension SCXMLChart {
     /// Reads a document from its bytes and builds its chart.
     ///
     /// - Throws: ``SCXMLError`` with every problem of the document and of its chart.
+    /// A document larger than `maximumSize` bytes (`SCXMLLimits.documentSize`) is refused unread.
     public static func load(
-        _ data: Data, file: String, dataModels: [any SCXMLDataModel.Type] = SCXMLDocument.builtInDataModels
+        _ data: Data, file: String, dataModels: [any SCXMLDataModel.Type] = SCXMLDocument.builtInDataModels,
+        maximumSize: Int = SCXMLLimits.default.documentSize
     ) throws(SCXMLError) -> SCXMLChart {
-        try load(SCXMLReader.read(data, file: file), dataModels: dataModels)
+        try load(SCXMLReader.read(data, file: file, maximumSize: maximumSize), dataModels: dataModels)
     }
 
     static func load(_ result: SCXMLReadResult, dataModels: [any SCXMLDataModel.Type]) throws(SCXMLError) -> SCXMLChart

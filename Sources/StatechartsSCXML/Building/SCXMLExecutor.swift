@@ -194,6 +194,13 @@ enum SCXMLExecutor {
         case nil, "", ownTarget?:
             if delay > .zero {
                 // A timer of the machine: archived with it, cancelled by <cancel>.
+                let limits = SCXMLCascade.current?.limits ?? info.limits
+                guard scope.pendingTimerCount < limits.pendingTimers else {
+                    let violation = limits.violation(
+                        .pendingTimers, element: "send", location: location, session: info.id,
+                        detail: "the event '\(name)' cannot wait: \(scope.pendingTimerCount) timers are pending")
+                    throw SCXMLEvaluationError("\(violation)", at: location, sendID: eventSendID, element: "send")
+                }
                 scope.send(event, after: delay, id: sendID)
             } else {
                 // Through the session, which keeps one external queue for every sender.

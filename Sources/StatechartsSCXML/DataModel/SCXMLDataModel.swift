@@ -115,20 +115,20 @@ public struct SCXMLSessionInfo: Sendable, Hashable, Codable {
     public var id: String
     /// The document's name (SCXML's `_name`).
     public var name: String?
-    /// How long one script or expression may run before the data model stops it and raises
-    /// `error.execution`; `nil` for no limit. Documents are untrusted: keep a limit.
-    public var scriptTimeLimit: Duration?
+    /// What the session's document may take: script time, JavaScript heap, `<foreach>` items, ...
+    /// A data model applies them to its evaluations (see ``SCXMLCascade``).
+    public var limits: SCXMLLimits
     /// The event I/O processors the session can send with besides SCXML's own, by the `type`
     /// values that name them, with the session's location at each (SCXML's `_ioprocessors`).
     public var eventProcessors: [SCXMLProcessorEntry]
 
     /// Session information from its parts.
     public init(
-        id: String, name: String?, scriptTimeLimit: Duration? = .seconds(1), eventProcessors: [SCXMLProcessorEntry] = []
+        id: String, name: String?, limits: SCXMLLimits = .default, eventProcessors: [SCXMLProcessorEntry] = []
     ) {
         self.id = id
         self.name = name
-        self.scriptTimeLimit = scriptTimeLimit
+        self.limits = limits
         self.eventProcessors = eventProcessors
     }
 
@@ -153,15 +153,16 @@ public struct SCXMLSessionInfo: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, scriptTimeLimit, eventProcessors
+        case id, name, limits, eventProcessors
     }
 
-    /// Decodes session information; archives written before processors were recorded have none.
+    /// Decodes session information; archives written before processors were recorded have none,
+    /// and those written before limits were recorded get the default ones.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         name = try container.decodeIfPresent(String.self, forKey: .name)
-        scriptTimeLimit = try container.decodeIfPresent(Duration.self, forKey: .scriptTimeLimit)
+        limits = try container.decodeIfPresent(SCXMLLimits.self, forKey: .limits) ?? .default
         eventProcessors = try container.decodeIfPresent([SCXMLProcessorEntry].self, forKey: .eventProcessors) ?? []
     }
 }

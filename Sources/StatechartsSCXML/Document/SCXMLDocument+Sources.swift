@@ -8,10 +8,14 @@ extension SCXMLDocument {
     ///
     /// A `src` is a path relative to the document's folder (`file:` in front is allowed). A
     /// document is untrusted, so it reads nothing outside its folder: an absolute path, a path
-    /// out of the folder and any other URL scheme are refused. An element whose file is not read
+    /// out of the folder, a symbolic link that leads out of it (paths are compared once every link
+    /// is resolved), a file larger than `SCXMLLimits.documentSize` and any other URL scheme are
+    /// refused. An element whose file is not read
     /// keeps its `src`; for `<data>`, it raises `error.execution` when it is evaluated, as SCXML asks.
-    func resolvingSources() -> (document: SCXMLDocument, diagnostics: [SCXMLDiagnostic]) {
-        var resolver = SourceResolver(documentFile: location.file)
+    func resolvingSources(
+        maximumSize: Int = SCXMLLimits.default.documentSize
+    ) -> (document: SCXMLDocument, diagnostics: [SCXMLDiagnostic]) {
+        var resolver = SourceResolver(documentFile: location.file, maximumSize: maximumSize)
         var document = self
         document.data = data.map { resolver.resolve($0) }
         document.script = script.map { resolver.resolve($0) }
@@ -23,15 +27,26 @@ extension SCXMLDocument {
 
 /// Reads the files of `src` attributes, relative to a document.
 struct SourceResolver {
-    let folder: URL?
+    /// The document's folder, every symbolic link resolved; `nil` when the document is no file.
+    let folder: String?
+    /// The most bytes a file may have.
+    let maximumSize: Int
     /// What could not be read.
     var diagnostics: [SCXMLDiagnostic] = []
 
-    init(documentFile: String) {
+    init(documentFile: String, maximumSize: Int = SCXMLLimits.default.documentSize) {
         let file = URL(fileURLWithPath: documentFile)
         folder =
             FileManager.default.fileExists(atPath: file.path)
-            ? file.deletingLastPathComponent().standardizedFileURL : nil
+            ? Self.realPath(file.deletingLastPathComponent().path) : nil
+        self.maximumSize = maximumSize
+    }
+
+    /// The path with every symbolic link, `.` and `..` resolved; `nil` when there is no such file.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The text of the file `source` names, or `nil` with a warning.
@@ -52,13 +67,40 @@ struct SourceResolver {
                 severity)
             return nil
         }
-        let file = folder.appendingPathComponent(path).standardizedFileURL
-        guard file.path.hasPrefix(folder.path.hasSuffix("/") ? folder.path : folder.path + "/") else {
+        let named = URL(fileURLWithPath: folder).appendingPathComponent(path).standardizedFileURL
+        let inside = folder.hasSuffix("/") ? folder : folder + "/"
+        guard named.path.hasPrefix(inside) else {
             report("'\(source)' is not read: it is outside the document's folder", at: location, severity)
             return nil
         }
-        guard let data = FileManager.default.contents(atPath: file.path) else {
+        guard let file = Self.realPath(named.path) else {
+            report("the file '\(source)' cannot be read: there is no such file", at: location, severity)
+            return nil
+        }
+        guard file.hasPrefix(inside) else {
+            report(
+                "'\(source)' is not read: a symbolic link leads outside the document's folder (to \(file))",
+                at: location, severity)
+            return nil
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
+        if let size, size > maximumSize {
+            report(
+                "'\(source)' is not read: it has \(size) bytes, more than the limit documentSize of \(maximumSize)",
+                at: location, severity)
+            return nil
+        }
+        guard let handle = FileHandle(forReadingAtPath: file),
+            let data = try? handle.read(upToCount: maximumSize + 1)
+        else {
             report("the file '\(source)' cannot be read", at: location, severity)
+            return nil
+        }
+        try? handle.close()
+        guard data.count <= maximumSize else {
+            report(
+                "'\(source)' is not read: it has more than the limit documentSize of \(maximumSize) bytes",
+                at: location, severity)
             return nil
         }
         return String(decoding: data, as: UTF8.self)

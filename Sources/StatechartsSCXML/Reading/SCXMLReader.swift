@@ -15,9 +15,14 @@ public enum SCXMLReader {
     /// The deepest element nesting read; deeper documents are reported, not followed.
     public static let maximumDepth = 500
 
-    /// Reads the document at `url`.
-    public static func read(contentsOf url: URL) -> SCXMLReadResult {
+    /// Reads the document at `url`; a file larger than `maximumSize` bytes is refused unread.
+    public static func read(
+        contentsOf url: URL, maximumSize: Int = SCXMLLimits.default.documentSize
+    ) -> SCXMLReadResult {
         let path = url.path
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int, size > maximumSize {
+            return tooLarge(size, maximumSize, file: path)
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             return SCXMLReadResult(
@@ -28,7 +33,18 @@ public enum SCXMLReader {
                         at: SourcePosition(file: path, line: 1, column: 1))
                 ])
         }
-        return read(data, file: path)
+        return read(data, file: path, maximumSize: maximumSize)
+    }
+
+    static func tooLarge(_ size: Int, _ maximumSize: Int, file: String) -> SCXMLReadResult {
+        SCXMLReadResult(
+            document: nil,
+            diagnostics: [
+                SCXMLDiagnostic(
+                    .error,
+                    "the document has \(size) bytes, more than the limit documentSize of \(maximumSize) bytes; it is not read",
+                    at: SourcePosition(file: file, line: 1, column: 1))
+            ])
     }
 
     /// Reads a document from its text.
@@ -36,8 +52,11 @@ public enum SCXMLReader {
     /// - Parameters:
     ///   - text: The document.
     ///   - file: The name diagnostics give the document.
-    public static func read(_ text: String, file: String = "<string>") -> SCXMLReadResult {
-        read(Data(text.utf8), file: file)
+    ///   - maximumSize: The most bytes the document may have.
+    public static func read(
+        _ text: String, file: String = "<string>", maximumSize: Int = SCXMLLimits.default.documentSize
+    ) -> SCXMLReadResult {
+        read(Data(text.utf8), file: file, maximumSize: maximumSize)
     }
 
     /// Reads a document from its bytes.
@@ -45,7 +64,11 @@ public enum SCXMLReader {
     /// - Parameters:
     ///   - data: The document's bytes, in the encoding its XML declaration names (UTF-8 by default).
     ///   - file: The name diagnostics give the document.
-    public static func read(_ data: Data, file: String) -> SCXMLReadResult {
+    ///   - maximumSize: The most bytes the document may have.
+    public static func read(
+        _ data: Data, file: String, maximumSize: Int = SCXMLLimits.default.documentSize
+    ) -> SCXMLReadResult {
+        guard data.count <= maximumSize else { return tooLarge(data.count, maximumSize, file: file) }
         let utf8: Data
         switch utf8Document(from: data, file: file) {
         case .success(let converted): utf8 = converted
@@ -58,6 +81,16 @@ public enum SCXMLReader {
                     SCXMLDiagnostic(
                         .error,
                         "a processing instruction without content (<?name?>) is not read; add content or remove it",
+                        at: position(of: offset, in: utf8, file: file))
+                ])
+        }
+        if let offset = firstEntityDeclaration(in: utf8) {
+            return SCXMLReadResult(
+                document: nil,
+                diagnostics: [
+                    SCXMLDiagnostic(
+                        .error,
+                        "the document declares an entity (<!ENTITY ...>); documents that declare entities are refused, since an entity can expand to any size and the reader would not keep its text as written",
                         at: position(of: offset, in: utf8, file: file))
                 ])
         }
@@ -152,6 +185,47 @@ extension SCXMLReader {
     /// The offset of the first processing instruction without content (`<?name?>`), outside
     /// comments and CDATA sections, or `nil`: the XML parser of swift-corelibs-foundation
     /// dereferences the missing content and crashes, so such documents are stopped here.
+    /// The offset of the first entity declaration (`<!ENTITY`, general or parameter) in the
+    /// document's prolog, where a document type declaration can hold one; `nil` when there is none.
+    /// Comments and processing instructions are skipped; the prolog ends where the root element
+    /// starts.
+    static func firstEntityDeclaration(in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        func starts(_ prefix: String, at index: Int) -> Bool {
+            let prefix = Array(prefix.utf8)
+            guard index + prefix.count <= bytes.count else { return false }
+            for offset in 0..<prefix.count where bytes[index + offset] != prefix[offset] { return false }
+            return true
+        }
+        func skip(past terminator: String, from index: Int) -> Int {
+            var cursor = index
+            while cursor < bytes.count {
+                if starts(terminator, at: cursor) { return cursor + terminator.utf8.count }
+                cursor += 1
+            }
+            return bytes.count
+        }
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            if starts("<!--", at: index) {
+                index = skip(past: "-->", from: index + 4)
+            } else if starts("<?", at: index) {
+                index = skip(past: "?>", from: index + 2)
+            } else if starts("<!ENTITY", at: index) {
+                return index
+            } else if starts("<!", at: index) {
+                index += 2
+            } else {
+                return nil
+            }
+        }
+        return nil
+    }
+
     static func firstEmptyProcessingInstruction(in data: Data) -> Int? {
         let bytes = [UInt8](data)
         let commentOpen = Array("<!--".utf8)

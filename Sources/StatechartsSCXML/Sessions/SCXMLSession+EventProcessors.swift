@@ -31,17 +31,12 @@ extension SCXMLSession {
     /// - Throws: What the top machine throws while processing.
     @discardableResult
     public mutating func receiveEvents() throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
-        beginStep()
-        for processor in options.eventProcessors {
-            for arrival in processor.takeArrivals() { accept(arrival) }
+        try runCascade { session throws(MachineError<String, SCXMLEvent>) in
+            for processor in session.options.eventProcessors {
+                for arrival in processor.takeArrivals() { session.accept(arrival) }
+            }
+            try session.pump()
         }
-        do {
-            try pump()
-        } catch {
-            abandonCascade()
-            throw error
-        }
-        return endStep()
     }
 
     /// Waits for the events on their way through the event I/O processors and processes them, until
@@ -71,15 +66,10 @@ extension SCXMLSession {
             result.logs += received.logs
         }
         if hasAwaitedPlaces {
-            beginStep()
-            giveUpAwaitedPlaces(after: limit)
-            do {
-                try pump()
-            } catch {
-                abandonCascade()
-                throw error
+            let rest = try runCascade { session throws(MachineError<String, SCXMLEvent>) in
+                session.giveUpAwaitedPlaces(after: limit)
+                try session.pump()
             }
-            let rest = endStep()
             result.microsteps += rest.microsteps
             result.logs += rest.logs
         }

@@ -10,19 +10,16 @@ extension SCXMLSession {
         /// What ``SCXMLSession/send(_:)`` does with an event no transition of the top session
         /// handles.
         public var unhandledEvents: UnhandledEventPolicy
-        /// How long one script or expression may run in any session before it is stopped with
-        /// `error.execution`; `nil` for no limit. Documents are untrusted: keep a limit.
-        public var scriptTimeLimit: Duration?
+        /// What the documents may take: script time and microsteps per cascade, invocation depth,
+        /// sessions, JavaScript heap, `<foreach>` items, pending timers, document size. Documents
+        /// are untrusted: loosen a limit for trusted ones only.
+        public var limits: SCXMLLimits
         /// The data models invoked documents may use; `nil` for the built-in ones and the chart's own.
         public var dataModels: [any SCXMLDataModel.Type]?
         /// The event I/O processors besides SCXML's that sessions can send through and receive
         /// from; none by default, so that a document reaches nothing outside the process unless
         /// the one who runs it says so.
         public var eventProcessors: [any SCXMLEventProcessor]
-        /// How many microsteps one event may take in any session, and how many deliveries and
-        /// timer firings between sessions one call may take at one instant, before it stops with
-        /// `MachineError.microstepLimitExceeded`; `nil` for the chart's own limit.
-        public var microstepLimit: Int?
         /// Whether each ``SCXMLStep`` lists the top session's microsteps.
         public var recordsMicrosteps: Bool
         /// Where every session's `<log>` records go as they are written, besides each
@@ -32,17 +29,15 @@ extension SCXMLSession {
         /// Options with their defaults, changed by the arguments given.
         public init(
             sessionID: String = UUID().uuidString, unhandledEvents: UnhandledEventPolicy = .ignore,
-            scriptTimeLimit: Duration? = .seconds(1), dataModels: [any SCXMLDataModel.Type]? = nil,
-            eventProcessors: [any SCXMLEventProcessor] = [], microstepLimit: Int? = nil,
-            recordsMicrosteps: Bool = false,
+            limits: SCXMLLimits = .default, dataModels: [any SCXMLDataModel.Type]? = nil,
+            eventProcessors: [any SCXMLEventProcessor] = [], recordsMicrosteps: Bool = false,
             log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
         ) {
             self.sessionID = sessionID
             self.unhandledEvents = unhandledEvents
-            self.scriptTimeLimit = scriptTimeLimit
+            self.limits = limits
             self.dataModels = dataModels
             self.eventProcessors = eventProcessors
-            self.microstepLimit = microstepLimit
             self.recordsMicrosteps = recordsMicrosteps
             self.log = log
         }
@@ -51,7 +46,7 @@ extension SCXMLSession {
     /// Applies the options that concern one session's machine.
     func configure(_ machine: inout Machine) {
         machine.pausesAtEffects = true
-        if let microstepLimit = options.microstepLimit { machine.microstepLimit = microstepLimit }
+        machine.microstepLimit = options.limits.microsteps
     }
 
     /// Opens a session at every processor.

@@ -143,8 +143,7 @@ extension SCXMLSession {
 
     /// Moves the delayed events due now to the pending ones, in order.
     mutating func releaseDelayedDeliveries() {
-        while let first = delayed.first, first.deadline <= now {
-            delayed.removeFirst()
+        while let first = delayed.popFirst(dueAt: now) {
             dispatch(first.outgoing, from: first.source)
         }
     }
@@ -169,12 +168,13 @@ extension SCXMLSession {
         return handled
     }
 
-    /// Counts one delivery or timer firing of the current cascade, and throws past the limit (the
-    /// ``Options/microstepLimit``, else the top machine's), as a machine does when one event's
-    /// steps do not end; the public call then abandons the cascade.
+    /// Counts one delivery or timer firing of the current cascade, and throws past the limit
+    /// (`SCXMLLimits.microsteps`), as a machine does when one event's steps do not end; the public
+    /// call then abandons the cascade. Throws too when a session went past a limit that ends it.
     mutating func countCascadeStep() throws(MachineError<String, SCXMLEvent>) {
+        if let violation = SCXMLCascade.current?.violation { throw .limitExceeded(violation) }
         cascade += 1
-        let limit = options.microstepLimit ?? machine.microstepLimit
+        let limit = options.limits.microsteps
         guard cascade > limit else { return }
         throw .microstepLimitExceeded(limit: limit, configuration: machine.activeStates)
     }
@@ -257,12 +257,21 @@ extension SCXMLSession {
     /// through an event I/O processor.
     mutating func route(_ outgoing: OutgoingEvent<SCXMLEvent>, from source: String) {
         if outgoing.delay > .zero {
+            guard delayed.count < options.limits.pendingTimers else {
+                let violation = options.limits.violation(
+                    .pendingTimers, element: "send", location: outgoing.location, session: source,
+                    detail: "the event '\(outgoing.event.name)' cannot wait: \(delayed.count) delayed events are pending")
+                problems.append(
+                    SCXMLDiagnostic(
+                        .error, violation.summary, at: outgoing.location ?? chart.document.location, kind: .document))
+                pending.append(.input(.undelivered(outgoing, reason: "\(violation)"), session: source))
+                return
+            }
             sequence += 1
             let item = DelayedDelivery(
                 deadline: now + outgoing.delay, sequence: sequence, source: source, event: outgoing.event,
                 target: outgoing.target, type: outgoing.type, sendID: outgoing.id, location: outgoing.location)
-            let index = delayed.firstIndex { ($0.deadline, $0.sequence) > (item.deadline, item.sequence) }
-            delayed.insert(item, at: index ?? delayed.endIndex)
+            delayed.insert(item)
             return
         }
         dispatch(outgoing, from: source)
@@ -312,6 +321,14 @@ extension SCXMLSession {
     /// `error.execution` to the parent, with the document's first problem, and no child starts.
     mutating func startChild(_ invocation: SCXMLInvocation, parent: String) {
         let invoking = children[parent]?.chart ?? chart
+        if let violation = invocationLimit(for: invocation, parent: parent) {
+            problems.append(SCXMLDiagnostic(.error, violation.summary, at: invocation.location, kind: .document))
+            let failure = ExecutionFailure(
+                .invoke, state: invocation.state, location: invocation.location, reason: "\(violation)",
+                error: SCXMLEvaluationError("\(violation)", at: invocation.location, element: "invoke"))
+            pending.append(.input(.outcome(.failure(failure), invocation: invocation.id), session: parent))
+            return
+        }
         let childChart: SCXMLChart
         do {
             childChart = try self.chart(for: invocation.source, invokedFrom: invoking, at: invocation.location)
@@ -325,7 +342,7 @@ extension SCXMLSession {
             return
         }
         let info = SCXMLSessionInfo(
-            id: invocation.childSessionID, name: childChart.document.name, scriptTimeLimit: options.scriptTimeLimit,
+            id: invocation.childSessionID, name: childChart.document.name, limits: options.limits,
             eventProcessors: Self.open(invocation.childSessionID, at: options.eventProcessors))
         var context = SCXMLContext(model: childChart.dataModel.init(session: info), info: info)
         context.parent = SCXMLParentLink(sessionID: parent, invokeID: invocation.invokeID)
@@ -339,6 +356,27 @@ extension SCXMLSession {
         childOrder.append(invocation.childSessionID)
         runChild(invocation.childSessionID) { machine throws(MachineError<String, SCXMLEvent>) in try machine.start() }
         collect(from: invocation.childSessionID)
+    }
+
+    /// The limit an invocation would go past: the depth of invocations or the number of sessions.
+    func invocationLimit(for invocation: SCXMLInvocation, parent: String) -> LimitViolation? {
+        var depth = 1
+        var ancestor = parent
+        while let next = children[ancestor]?.parent {
+            depth += 1
+            ancestor = next
+        }
+        if depth > options.limits.invocationDepth {
+            return options.limits.violation(
+                .invocationDepth, element: "invoke", location: invocation.location, session: parent,
+                detail: "the invoked session would be \(depth) levels deep")
+        }
+        if children.count + 1 >= options.limits.sessions {
+            return options.limits.violation(
+                .sessions, element: "invoke", location: invocation.location, session: parent,
+                detail: "\(children.count + 1) sessions are running")
+        }
+        return nil
     }
 
     /// Stops a child session, its own children, and the delayed events they sent.
@@ -362,7 +400,7 @@ extension SCXMLSession {
         case .text(let text):
             loaded = try SCXMLChart.load(text, file: documentFile, dataModels: dataModels)
         case .file(let path):
-            var resolver = SourceResolver(documentFile: documentFile)
+            var resolver = SourceResolver(documentFile: documentFile, maximumSize: options.limits.documentSize)
             guard let text = resolver.read(path, at: location, severity: .error) else {
                 throw SCXMLError(diagnostics: resolver.diagnostics)
             }

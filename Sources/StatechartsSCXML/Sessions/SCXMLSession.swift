@@ -45,7 +45,7 @@ public struct SCXMLSession: Sendable {
     var pending: [Pending] = []
     var pendingHead = 0
     /// Events sent with a delay to another session or through an event I/O processor, by deadline.
-    var delayed: [DelayedDelivery] = []
+    var delayed = DelayedQueue()
     var sequence = 0
     /// The sends under way at the event I/O processors, by ticket.
     var inFlight: [UInt64: InFlightSend] = [:]
@@ -67,6 +67,9 @@ public struct SCXMLSession: Sendable {
     let dataModels: [any SCXMLDataModel.Type]
     /// The time of every session, measured from the start.
     public internal(set) var now: Duration = .zero
+    /// The error that ended the session: a limit it went past (`MachineError.limitExceeded`).
+    /// An ended session takes no more calls: each throws this error again.
+    public internal(set) var endedBy: MachineError<String, SCXMLEvent>?
     /// What went wrong outside the top session: invoked documents that could not be read or
     /// built (each such `<invoke>` raised `error.execution` in its session), child sessions that
     /// failed, events sent through a processor that never arrived. Oldest first.
@@ -78,7 +81,7 @@ public struct SCXMLSession: Sendable {
         self.options = options
         dataModels = options.dataModels ?? (SCXMLDocument.builtInDataModels + [chart.dataModel])
         let info = SCXMLSessionInfo(
-            id: options.sessionID, name: chart.document.name, scriptTimeLimit: options.scriptTimeLimit,
+            id: options.sessionID, name: chart.document.name, limits: options.limits,
             eventProcessors: Self.open(options.sessionID, at: options.eventProcessors))
         machine = chart.makeMachine(info: info)
         configure(&machine)
@@ -111,6 +114,7 @@ public struct SCXMLSession: Sendable {
     /// The earliest instant at which a timer of any session, or a delayed event between sessions,
     /// falls due.
     public var nextDeadline: Duration? {
+        guard endedBy == nil else { return nil }
         var deadlines = [machine.nextDeadline, delayed.first?.deadline].compactMap { $0 }
         deadlines += children.values.compactMap { $0.machine.nextDeadline }
         return deadlines.min()
@@ -123,19 +127,14 @@ public struct SCXMLSession: Sendable {
     /// - Throws: What the top machine's `start()` throws.
     @discardableResult
     public mutating func start() throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
-        beginStep()
-        do {
-            if options.recordsMicrosteps {
-                try machine.start(observer: &recorder)
+        try runCascade { session throws(MachineError<String, SCXMLEvent>) in
+            if session.options.recordsMicrosteps {
+                try session.machine.start(observer: &session.recorder)
             } else {
-                try machine.start()
+                try session.machine.start()
             }
-            try settle(after: sessionID)
-        } catch {
-            abandonCascade()
-            throw error
+            try session.settle(after: session.sessionID)
         }
-        return endStep()
     }
 
     /// Sends an external event to the top session and processes everything it causes in every
@@ -146,19 +145,14 @@ public struct SCXMLSession: Sendable {
     ///   when no transition handled it and ``Options/unhandledEvents`` is `.reject`.
     @discardableResult
     public mutating func send(_ event: SCXMLEvent) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
-        beginStep()
-        let handled: Bool
-        do {
-            handled = try sendToTop(event)
-            try settle(after: sessionID)
-        } catch {
-            abandonCascade()
-            throw error
+        var handled = false
+        var result = try runCascade { session throws(MachineError<String, SCXMLEvent>) in
+            handled = try session.sendToTop(event)
+            try session.settle(after: session.sessionID)
         }
         if !handled && options.unhandledEvents == .reject {
             throw .unhandledEvent(event, configuration: machine.activeStates)
         }
-        var result = endStep()
         result.handled = handled
         return result
     }
@@ -176,23 +170,19 @@ public struct SCXMLSession: Sendable {
     /// - Throws: What the top machine throws while processing them.
     @discardableResult
     public mutating func advance(to instant: Duration) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
-        beginStep()
-        do {
-            while machine.status == .running, let deadline = nextDeadline, deadline <= instant {
-                if deadline > now { cascade = 0 }
-                now = max(now, deadline)
-                try pump()
-                releaseDelayedDeliveries()
-                try pump()
+        try runCascade { session throws(MachineError<String, SCXMLEvent>) in
+            while session.machine.status == .running, let deadline = session.nextDeadline, deadline <= instant {
+                if deadline > session.now { session.beginInstant() }
+                session.now = max(session.now, deadline)
+                try session.pump()
+                session.releaseDelayedDeliveries()
+                try session.pump()
             }
-            now = max(now, instant)
-            if machine.status == .running { try advanceTop(to: now) }
-        } catch {
-            abandonCascade()
-            throw error
+            session.now = max(session.now, instant)
+            if session.machine.status == .running { try session.advanceTop(to: session.now) }
+            let now = session.now
+            for id in session.childOrder { session.updateChild(id) { _ = try? $0.advance(to: now) } }
         }
-        for id in childOrder { _ = try? children[id]?.machine.advance(to: now) }
-        return endStep()
     }
 
     /// Ends every session: closes them at the event I/O processors and drops the children. The top
@@ -207,10 +197,50 @@ public struct SCXMLSession: Sendable {
 
     // MARK: - Steps
 
+    /// Runs one call of the session as a cascade: under a budget of its own, bound to
+    /// ``SCXMLCascade/current`` so that every session's data model draws on it. A call that fails
+    /// abandons its cascade; one that goes past a limit also ends the session.
+    mutating func runCascade(
+        _ body: (inout SCXMLSession) throws(MachineError<String, SCXMLEvent>) -> Void
+    ) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
+        if let endedBy { throw endedBy }
+        beginStep()
+        let budget = SCXMLCascade(limits: options.limits)
+        var failure = SCXMLCascade.$current.withValue(budget) { () -> MachineError<String, SCXMLEvent>? in
+            do throws(MachineError<String, SCXMLEvent>) {
+                try body(&self)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let violation = budget.violation { failure = .limitExceeded(violation) }
+        guard let failure else { return endStep() }
+        abandonCascade()
+        if case .limitExceeded(let violation) = failure { end(failure, violation: violation) }
+        throw failure
+    }
+
+    /// Ends the session after it went past a limit: its children stop, and every later call
+    /// throws `error`.
+    mutating func end(_ error: MachineError<String, SCXMLEvent>, violation: LimitViolation) {
+        endedBy = error
+        problems.append(
+            SCXMLDiagnostic(
+                .error, "the session was ended: \(violation.summary)",
+                at: violation.location ?? chart.document.location, kind: .document))
+        close()
+    }
+
     mutating func beginStep() {
         step = SCXMLStep()
-        cascade = 0
+        beginInstant()
         if options.recordsMicrosteps { recorder = MachineRecorder() }
+    }
+
+    /// Starts counting the deliveries of the cascade at a new instant.
+    mutating func beginInstant() {
+        cascade = 0
     }
 
     /// After a call failed (a machine's step or the cascade did not end): does what the top

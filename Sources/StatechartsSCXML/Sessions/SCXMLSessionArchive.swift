@@ -116,7 +116,7 @@ extension SCXMLSession {
         }
         return SCXMLSessionArchive(
             version: SCXMLSessionArchive.currentVersion, time: Self.nanoseconds(now), top: top, children: records,
-            delayed: delayed, sequence: sequence)
+            delayed: delayed.ordered, sequence: sequence)
     }
 
     /// A session of `chart` in the state `archive` recorded: the documents of its invoked sessions
@@ -177,7 +177,7 @@ extension SCXMLSession {
                 invokeID: record.invokeID, source: record.source, invokingDocument: record.invokingDocument)
             childOrder.append(record.sessionID)
         }
-        delayed = archive.delayed
+        delayed = DelayedQueue(archive.delayed)
         sequence = archive.sequence
     }
 }

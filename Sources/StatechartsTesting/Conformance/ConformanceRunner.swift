@@ -128,6 +128,15 @@ public struct ConformanceRunner: Sendable {
 
     // MARK: - SCION
 
+    /// A wait a SCION script gives, in milliseconds, as a duration: a negative or not-a-number
+    /// wait is none, and one beyond a thousand years is a thousand years (a `Double` such as
+    /// `1e300` has no `Duration`).
+    static func clampedMilliseconds(_ milliseconds: Double) -> Duration {
+        guard milliseconds.isFinite || milliseconds == .infinity, milliseconds > 0 else { return .zero }
+        let thousandYears = 1000.0 * 365.25 * 24 * 3600 * 1000
+        return .milliseconds(min(milliseconds, thousandYears))
+    }
+
     struct SCIONScript: Decodable {
         struct Step: Decodable {
             struct Event: Decodable {
@@ -196,7 +205,7 @@ public struct ConformanceRunner: Sendable {
         }
         for (index, step) in script.events.enumerated() {
             do {
-                if let after = step.after { try session.advance(by: .milliseconds(after)) }
+                if let after = step.after { try session.advance(by: Self.clampedMilliseconds(after)) }
                 if session.status == .running {
                     try session.send(SCXMLEvent(step.event.name, data: step.event.data))
                 }

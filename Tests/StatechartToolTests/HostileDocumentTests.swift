@@ -1,0 +1,153 @@
+import Foundation
+import StatechartTool
+import Testing
+
+/// Documents written to hang, crash, exhaust memory or read outside their folder: one per class
+/// of attack (Tests/StatechartToolTests/Fixtures/Hostile). Each run of the tool ends, within the
+/// limits, with a clear message or the state the document reaches when it is refused, and an exit
+/// status that is not a crash.
+@Suite("Hostile documents end within the limits", .serialized)
+struct HostileDocumentTests {
+    static let hostile = CommandLine.fixtures.appendingPathComponent("Hostile")
+
+    static func run(_ name: String, _ arguments: [String] = []) throws -> CommandLine.Output {
+        try CommandLine.run(["run", hostile.appendingPathComponent(name).path] + arguments)
+    }
+
+    #if ECMAScript
+    @Test(
+        "scripts cannot escape the time limit: WebAssembly, promise chains and async loops are refused",
+        .timeLimit(.minutes(1)), arguments: ["webassembly-loop.scxml", "promise-loop.scxml", "async-loop.scxml"])
+    func asynchronousAndWebAssembly(name: String) throws {
+        let output = try Self.run(name)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("start → [refused]"))
+    }
+
+    @Test("a guard that busy-waits in every microstep ends the run with the script-time limit", .timeLimit(.minutes(1)))
+    func busyGuard() throws {
+        let output = try Self.run("busy-guard.scxml", ["--script-time", "300ms"])
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("the limit scriptTime is 0.3 seconds"), "\(output.standardError)")
+        #expect(output.standardError.contains("busy-guard.scxml:"))
+    }
+
+    @Test("a script that fills the heap is stopped and the run ends with a typed error", .timeLimit(.minutes(1)))
+    func heapGrowth() throws {
+        let output = try Self.run("heap-growth.scxml")
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("the run was ended"), "\(output.standardError)")
+        #expect(output.standardError.contains("heap-growth.scxml:6:"))
+    }
+
+    @Test("a <foreach> over 4294967295 items raises error.execution and runs nothing", .timeLimit(.minutes(1)))
+    func hugeForeach() throws {
+        let output = try Self.run("foreach-huge-array.scxml")
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("start → [refused]"))
+    }
+
+    @Test("20,000 delayed sends: those past the pending-timer limit raise error.execution", .timeLimit(.minutes(1)))
+    func manyTimers() throws {
+        let output = try Self.run("many-timers.scxml")
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("start → [refused]"))
+    }
+
+    @Test("a setter on Object.prototype cannot forge the fields of _event")
+    func forgedEvent() throws {
+        let output = try Self.run("forged-event.scxml")
+        #expect(output.standardOutput.contains("start → [genuine]"), "\(output.standardOutput)")
+    }
+    #endif
+
+    @Test(
+        "documents that invoke themselves stop at the invocation depth",
+        .timeLimit(.minutes(1)), arguments: ["invoke-itself.scxml", "invoke-nested-content.scxml"])
+    func invocationDepth(name: String) throws {
+        let output = try Self.run(name)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(
+            output.standardError.contains("the limit invocationDepth is 10 levels"), "\(output.standardError)")
+        // Ten levels run; the eleventh is refused.
+        #expect(output.standardOutput.contains("statechart.1.1.1.1.1.1.1.1.1"))
+        #expect(!output.standardOutput.contains("statechart.1.1.1.1.1.1.1.1.1.1.1 "))
+    }
+
+    @Test("a parent and a child that answer each other for ever stop at the cascade's microstep limit", .timeLimit(.minutes(1)))
+    func sessionsPingPong() throws {
+        let output = try Self.run("sessions-ping-pong.scxml", ["--microstep-limit", "5000"])
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("stopped after 5000 microsteps"), "\(output.standardError)")
+    }
+
+    @Test("a timer that re-arms every millisecond, run for an hour, stops at the step bound in constant memory", .timeLimit(.minutes(1)))
+    func timerEveryMillisecond() throws {
+        let output = try Self.run("timer-every-millisecond.scxml", ["--events", "wait 1h", "--max-steps", "20000"])
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("the run was stopped after 20000 steps"), "\(output.standardError)")
+    }
+
+    @Test("a document that declares entities is refused at the declaration")
+    func entityDeclaration() throws {
+        let output = try Self.run("entity-declaration.scxml")
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("entity-declaration.scxml:3:3: error: the document declares an entity"))
+    }
+
+    @Test("a 1 MB entity used in text is refused at once, not expanded", .timeLimit(.minutes(1)))
+    func largeEntity() throws {
+        let directory = try CommandLine.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let big = String(repeating: "x", count: 1 << 20)
+        let text = """
+            <?xml version="1.0"?>
+            <!DOCTYPE scxml [<!ENTITY big "\(big)">]>
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+              <state id="a"><onentry><log label="&big;&big;&big;&big;" expr="'&big;'"/></onentry></state>
+            </scxml>
+            """
+        let file = directory.appendingPathComponent("entity.scxml")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let output = try CommandLine.run(["check", file.path])
+        #expect(output.status != 0)
+        #expect(output.standardError.contains("entity.scxml:2:18: error: the document declares an entity"), "\(output.standardError)")
+    }
+
+    #if ECMAScript
+    @Test("a symbolic link in the document's folder cannot lead a src outside it")
+    func symbolicLinks() throws {
+        let outside = try CommandLine.temporaryDirectory()
+        let folder = try CommandLine.temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(at: outside)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        try "secret".write(to: outside.appendingPathComponent("secret.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("link"), withDestinationURL: outside)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("data.txt"),
+            withDestinationURL: outside.appendingPathComponent("secret.txt"))
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+              <datamodel><data id="d" src="data.txt"/></datamodel>
+              <state id="a"><invoke type="scxml" src="link/child.scxml"/></state>
+            </scxml>
+            """
+        try document.write(to: outside.appendingPathComponent("child.scxml"), atomically: true, encoding: .utf8)
+        let file = folder.appendingPathComponent("chart.scxml")
+        try document.write(to: file, atomically: true, encoding: .utf8)
+        let output = try CommandLine.run(["run", file.path])
+        #expect(output.standardError.contains("'data.txt' is not read: a symbolic link leads outside the document's folder"), "\(output.standardError)")
+        #expect(output.standardError.contains("'link/child.scxml' is not read: a symbolic link leads outside"), "\(output.standardError)")
+        #expect(!output.standardOutput.contains("secret"))
+    }
+    #endif
+
+    @Test("a <log> cannot drive the terminal: control characters are shown, not sent")
+    func logEscapes() {
+        let line = RunCommand.printable("x: \u{1B}[2J\u{1B}]0;owned\u{07}plain\tok")
+        #expect(line == "x: \\u{1B}[2J\\u{1B}]0;owned\\u{7}plain\tok")
+    }
+}
