@@ -50,7 +50,8 @@ struct ChartSession {
         session = SCXMLSession(
             chart: source.chart,
             options: .init(
-                sessionID: "statechart", limits: limits, dataModels: source.dataModels, eventProcessors: eventProcessors,
+                sessionID: "statechart", limits: limits, dataModels: source.dataModels,
+                eventProcessors: eventProcessors,
                 recordsMicrosteps: true))
         eventNames = source.chart.statechart.eventNames
     }

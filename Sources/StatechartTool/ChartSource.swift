@@ -34,7 +34,9 @@ struct ChartSource {
             throw CommandError("no such file: \(path)")
         }
         guard !isDirectory.boolValue else { throw CommandError("\(path) is a folder; give an .scxml file") }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int, size > limits.documentSize {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int,
+            size > limits.documentSize
+        {
             throw CommandError(
                 "\(path):1:1: error: the document has \(size) bytes, more than the limit documentSize of \(limits.documentSize) bytes (--document-size raises it)"
             )

@@ -62,7 +62,8 @@ final class JavaScriptContext: @unchecked Sendable {
         self.limits = limits
         #if !canImport(Darwin) || JavaScriptCoreSPI
         let message = Self.makeString(
-            "eval and the Function constructors are not available to documents: code comes from the document's text only")
+            "eval and the Function constructors are not available to documents: code comes from the document's text only"
+        )
         JSGlobalContextSetEvalEnabled(context, false, message)
         JSStringRelease(message)
         #endif
@@ -222,7 +223,8 @@ final class JavaScriptContext: @unchecked Sendable {
     private func recordStop() {
         stopReason = limits.violation(
             .scriptTime, location: evaluationLocation,
-            detail: cascade == nil ? "the script ran past its time limit" : "the script ran past the cascade's script time")
+            detail: cascade == nil
+                ? "the script ran past its time limit" : "the script ran past the cascade's script time")
     }
 
     /// The bytes the context's heap holds: its capacity and the memory outside it that its objects
@@ -371,7 +373,8 @@ final class JavaScriptContext: @unchecked Sendable {
     /// `Object.freeze`, as the context had it when it was made.
     func freezeFunction() -> JSObjectRef? {
         if let frozen = freezer { return frozen }
-        freezer = makeFunction("(function (freeze) { return function (value) { return freeze(value); }; })(Object.freeze)")
+        freezer = makeFunction(
+            "(function (freeze) { return function (value) { return freeze(value); }; })(Object.freeze)")
         return freezer
     }
 

@@ -118,5 +118,21 @@ nonisolated func fixture(_ name: String) -> URL {
 
         #expect(session.activeStates == ["fast"])
     }
+
+    @Test("the article on untrusted documents loosens limits for a trusted one")
+    func loosenedLimits() throws {
+        let chart = try SCXMLChart.load(
+            contentsOf: fixture("speed.scxml"), dataModels: ECMAScriptDataModel.withBuiltIns)
+
+        var limits = SCXMLLimits()
+        limits.scriptTime = .seconds(30)  // a trusted document with heavy scripts
+        limits.javaScriptHeap = 4 << 30
+        limits.foreachItems = 10_000_000
+        var session = SCXMLSession(chart: chart, options: .init(limits: limits))
+
+        try session.start()
+        #expect(session.options.limits.scriptTime == .seconds(30))
+        #expect(session.endedBy == nil)
+    }
     #endif
 }

@@ -74,14 +74,18 @@ struct HostileDocumentTests {
         #expect(!output.standardOutput.contains("statechart.1.1.1.1.1.1.1.1.1.1.1 "))
     }
 
-    @Test("a parent and a child that answer each other for ever stop at the cascade's microstep limit", .timeLimit(.minutes(1)))
+    @Test(
+        "a parent and a child that answer each other for ever stop at the cascade's microstep limit",
+        .timeLimit(.minutes(1)))
     func sessionsPingPong() throws {
         let output = try Self.run("sessions-ping-pong.scxml", ["--microstep-limit", "5000"])
         #expect(output.status == 1)
         #expect(output.standardError.contains("stopped after 5000 microsteps"), "\(output.standardError)")
     }
 
-    @Test("a timer that re-arms every millisecond, run for an hour, stops at the step bound in constant memory", .timeLimit(.minutes(1)))
+    @Test(
+        "a timer that re-arms every millisecond, run for an hour, stops at the step bound in constant memory",
+        .timeLimit(.minutes(1)))
     func timerEveryMillisecond() throws {
         let output = try Self.run("timer-every-millisecond.scxml", ["--events", "wait 1h", "--max-steps", "20000"])
         #expect(output.status == 1)
@@ -111,7 +115,9 @@ struct HostileDocumentTests {
         try text.write(to: file, atomically: true, encoding: .utf8)
         let output = try CommandLine.run(["check", file.path])
         #expect(output.status != 0)
-        #expect(output.standardError.contains("entity.scxml:2:18: error: the document declares an entity"), "\(output.standardError)")
+        #expect(
+            output.standardError.contains("entity.scxml:2:18: error: the document declares an entity"),
+            "\(output.standardError)")
     }
 
     #if ECMAScript
@@ -139,8 +145,13 @@ struct HostileDocumentTests {
         let file = folder.appendingPathComponent("chart.scxml")
         try document.write(to: file, atomically: true, encoding: .utf8)
         let output = try CommandLine.run(["run", file.path])
-        #expect(output.standardError.contains("'data.txt' is not read: a symbolic link leads outside the document's folder"), "\(output.standardError)")
-        #expect(output.standardError.contains("'link/child.scxml' is not read: a symbolic link leads outside"), "\(output.standardError)")
+        #expect(
+            output.standardError.contains(
+                "'data.txt' is not read: a symbolic link leads outside the document's folder"),
+            "\(output.standardError)")
+        #expect(
+            output.standardError.contains("'link/child.scxml' is not read: a symbolic link leads outside"),
+            "\(output.standardError)")
         #expect(!output.standardOutput.contains("secret"))
     }
     #endif

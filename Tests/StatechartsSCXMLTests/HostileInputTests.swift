@@ -152,7 +152,8 @@ import Testing
                 </scxml>
                 """#
         var session = SCXMLSession(
-            chart: try SCXMLChart.load(text, file: "send.scxml"), options: .init(limits: SCXMLLimits(microsteps: 2_000)))
+            chart: try SCXMLChart.load(text, file: "send.scxml"), options: .init(limits: SCXMLLimits(microsteps: 2_000))
+        )
         try session.start()
         do {
             try session.send("go")
@@ -192,7 +193,8 @@ import Testing
                 </scxml>
                 """#
         var session = SCXMLSession(
-            chart: try SCXMLChart.load(text, file: "ping.scxml"), options: .init(limits: SCXMLLimits(microsteps: 3_000)))
+            chart: try SCXMLChart.load(text, file: "ping.scxml"), options: .init(limits: SCXMLLimits(microsteps: 3_000))
+        )
         #expect(throws: MachineError<String, SCXMLEvent>.self) { try session.start() }
     }
 

@@ -25,7 +25,8 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             try session.advance(by: .seconds(1))
         }
         if let archive = try? session.archive() {
-            _ = try? SCXMLSession(chart: chart, restoring: archive, options: .init(limits: SCXMLLimits(microsteps: 1_000)))
+            _ = try? SCXMLSession(
+                chart: chart, restoring: archive, options: .init(limits: SCXMLLimits(microsteps: 1_000)))
         }
     } catch {
         // Runaway steps and rejected events are errors the machine reports; they are fine here.

@@ -2,7 +2,9 @@
 enum XMLErrorMessage {
     static func sentence(for code: Int) -> String {
         switch code {
-        case 1: return "the XML parser stopped (an internal error of libxml2, often a limit of its own such as entity amplification)"
+        case 1:
+            return
+                "the XML parser stopped (an internal error of libxml2, often a limit of its own such as entity amplification)"
         case 2: return "the XML parser ran out of memory"
         case 3: return "the document does not start with an element ('<' expected)"
         case 4: return "the document is empty"
@@ -10,8 +12,11 @@ enum XMLErrorMessage {
         case 6, 7, 8: return "a character reference (&#...;) is invalid"
         case 9: return "a character is not allowed in XML"
         case 10, 14, 18: return "the document ends inside a reference"
-        case 11, 12, 13: return "a character reference (&#...;) is not allowed here (before or after the root element, or in the DTD)"
-        case 15, 16, 17: return "an entity reference (&...;) is not allowed here (before or after the root element, or in the DTD)"
+        case 11, 12, 13:
+            return
+                "a character reference (&#...;) is not allowed here (before or after the root element, or in the DTD)"
+        case 15, 16, 17:
+            return "an entity reference (&...;) is not allowed here (before or after the root element, or in the DTD)"
         case 19, 20, 21, 24, 25, 88: return "a parameter entity reference (%...;) is not allowed here"
         case 22: return "an entity reference (&...;) has no name"
         case 23: return "an entity reference (&...;) lacks its ';'"
@@ -31,7 +36,8 @@ enum XMLErrorMessage {
         case 42: return "an attribute is given twice in one element"
         case 45: return "a comment is not closed"
         case 46, 47: return "a processing instruction is malformed"
-        case 48, 49, 50, 51, 52, 53, 54, 55, 58, 59, 60, 83, 95: return "a declaration in the document type (DTD) is malformed"
+        case 48, 49, 50, 51, 52, 53, 54, 55, 58, 59, 60, 83, 95:
+            return "a declaration in the document type (DTD) is malformed"
         case 56, 57: return "the XML declaration is malformed"
         case 61: return "the document type declaration is not closed"
         case 62: return "']]>' appears outside a CDATA section"

@@ -260,7 +260,8 @@ extension SCXMLSession {
             guard delayed.count < options.limits.pendingTimers else {
                 let violation = options.limits.violation(
                     .pendingTimers, element: "send", location: outgoing.location, session: source,
-                    detail: "the event '\(outgoing.event.name)' cannot wait: \(delayed.count) delayed events are pending")
+                    detail:
+                        "the event '\(outgoing.event.name)' cannot wait: \(delayed.count) delayed events are pending")
                 problems.append(
                     SCXMLDiagnostic(
                         .error, violation.summary, at: outgoing.location ?? chart.document.location, kind: .document))
