@@ -44,6 +44,12 @@ public struct LimitOptions: ParsableArguments, Sendable {
     /// Options with the defaults.
     public init() {}
 
+    /// Bytes in `count` MiB, at most `Int.max`.
+    static func mebibytes(_ count: Int) -> Int {
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: 1 << 20)
+        return overflow ? .max : bytes
+    }
+
     /// The limits the options give.
     ///
     /// - Throws: ``CommandError`` for a duration that cannot be read or a number below 1.
@@ -71,9 +77,7 @@ public struct LimitOptions: ParsableArguments, Sendable {
         }
         if let value = try positive(foreachItems, "foreach-items") { limits.foreachItems = value }
         if let value = try positive(pendingTimers, "pending-timers") { limits.pendingTimers = value }
-        if let value = try positive(documentSize, "document-size") {
-            limits.documentSize = min(value, Int.max >> 21) << 20
-        }
+        if let value = try positive(documentSize, "document-size") { limits.documentSize = Self.mebibytes(value) }
         limits.allowsWebAssembly = allowWebassembly
         return limits
     }

@@ -86,25 +86,21 @@ public struct RunCommand: AsyncParsableCommand {
         // however long it is. Under --json, the array is written one element at a time.
         let terminal = isatty(STDOUT_FILENO) == 1
         var written = 0
-        func emit(_ outcome: ChartSession.Outcome) {
+        // What a wait does is printed as it happens; under --json it is in the wait's element.
+        func progress(_ outcome: ChartSession.Outcome) {
+            for line in outcome.logs { print("  log \(terminal ? Self.printable(line) : line)") }
+            if trace { for microstep in outcome.microsteps { print("  \(microstep)") } }
+        }
+        func report(_ outcome: ChartSession.Outcome) {
+            for problem in session.session.problems.dropFirst(problemsShown) { printToStandardError("\(problem)") }
+            problemsShown = session.session.problems.count
             if json {
                 print((written == 0 ? "[\n" : ",\n") + Self.json(outcome), terminator: "")
                 written += 1
                 return
             }
-            for line in outcome.logs { print("  log \(terminal ? Self.printable(line) : line)") }
-            if trace { for microstep in outcome.microsteps { print("  \(microstep)") } }
+            progress(outcome)
             print(Self.line(outcome))
-        }
-        func report(_ outcome: ChartSession.Outcome) {
-            for problem in session.session.problems.dropFirst(problemsShown) { printToStandardError("\(problem)") }
-            problemsShown = session.session.problems.count
-            emit(outcome)
-        }
-        // What a wait does is printed as it happens; under --json it is in the wait's element.
-        func progress(_ outcome: ChartSession.Outcome) {
-            for line in outcome.logs { print("  log \(terminal ? Self.printable(line) : line)") }
-            if trace { for microstep in outcome.microsteps { print("  \(microstep)") } }
         }
         func finish() {
             if json { print(written == 0 ? "[]" : "\n]") }

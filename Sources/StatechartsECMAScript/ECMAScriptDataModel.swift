@@ -255,9 +255,9 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
             let lengthKey = JavaScriptContext.makeString("length")
             defer { JSStringRelease(lengthKey) }
             let length = JSValueToNumber(context, JSObjectGetProperty(context, object, lengthKey, nil), nil)
-            let limit = session.limits.foreachItems
-            guard length.isFinite, length <= Double(limit) else {
-                let violation = session.limits.violation(
+            let limits = SCXMLCascade.current?.limits ?? session.limits
+            guard length.isFinite, length <= Double(limits.foreachItems) else {
+                let violation = limits.violation(
                     .foreachItems, element: "foreach", location: array.location, session: session.id,
                     detail: "the array '\(array.text)' has \(length.isFinite ? "\(Int64(length))" : "\(length)") items")
                 throw SCXMLEvaluationError("\(violation)", at: array.location)

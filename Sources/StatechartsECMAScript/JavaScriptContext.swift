@@ -4,6 +4,10 @@ import CJavaScriptCore
 import Statecharts
 import StatechartsSCXML
 
+#if os(Linux)
+import Glibc
+#endif
+
 /// One JavaScriptCore virtual machine with one global object: the variables of one session.
 ///
 /// The context is a sandbox. Its global object has ECMAScript's built-ins only (no file, network
@@ -159,16 +163,22 @@ final class JavaScriptContext: @unchecked Sendable {
         if message.contains(Self.terminationMessage) {
             let violation =
                 stopReason
-                ?? limits.violation(
+                ?? activeLimits.violation(
                     .scriptTime, location: location, detail: "the script ran past the cascade's script time")
             stopReason = nil
             cascade?.record(violation)
-            return SCXMLEvaluationError("the script was stopped: \(violation)", at: location)
+            var error = SCXMLEvaluationError("the script was stopped: \(violation)", at: location)
+            error.stopsCascade = cascade != nil
+            return error
         }
         return SCXMLEvaluationError(message, at: location)
     }
 
     // MARK: - Limits
+
+    /// The limits of the running session (a restored session has those of its options), else the
+    /// context's own.
+    private var activeLimits: SCXMLLimits { cascade?.limits ?? limits }
 
     /// Sets the watchdog for an evaluation that starts now: the cascade's deadline (or, outside a
     /// session, the script time of this evaluation alone). Throws, running nothing, when the
@@ -181,16 +191,20 @@ final class JavaScriptContext: @unchecked Sendable {
         let location = evaluationLocation ?? location
         let now = ContinuousClock.now
         if cascade?.violation != nil {
-            // The session ends at its next delivery; until then every evaluation fails at once.
-            throw SCXMLEvaluationError("the script was not run: the cascade was stopped at a limit", at: location)
+            // The session ends when the machine's step returns; until then nothing runs.
+            var error = SCXMLEvaluationError("the script was not run: the cascade was stopped at a limit", at: location)
+            error.stopsCascade = true
+            throw error
         }
         deadline = cascade != nil ? cascade?.scriptDeadline : limits.scriptTime.map { now + $0 }
         guard Self.hasWatchdog else { return }
         if let deadline, deadline <= now {
-            let violation = limits.violation(
+            let violation = activeLimits.violation(
                 .scriptTime, location: location, detail: "the cascade's script time was spent before this script")
             cascade?.record(violation)
-            throw SCXMLEvaluationError("the script was not run: \(violation)", at: location)
+            var error = SCXMLEvaluationError("the script was not run: \(violation)", at: location)
+            error.stopsCascade = cascade != nil
+            throw error
         }
         setWatchdog(from: now)
     }
@@ -221,7 +235,7 @@ final class JavaScriptContext: @unchecked Sendable {
 
     /// Records why the running evaluation is stopped.
     private func recordStop() {
-        stopReason = limits.violation(
+        stopReason = activeLimits.violation(
             .scriptTime, location: evaluationLocation,
             detail: cascade == nil
                 ? "the script ran past its time limit" : "the script ran past the cascade's script time")
@@ -245,22 +259,47 @@ final class JavaScriptContext: @unchecked Sendable {
     }
 
     /// The heap limit's violation, when the heap holds more than it allows.
+    ///
+    /// JavaScriptCore's statistics walk the whole heap, so on Linux the process's resident memory
+    /// is read first: a heap cannot hold more than the process does.
     func heapViolation(at location: SourcePosition?) -> LimitViolation? {
+        let limits = activeLimits
         guard let limit = limits.javaScriptHeap else { return nil }
+        #if os(Linux)
+        if let resident = Self.residentBytes(), resident <= limit { return nil }
+        #endif
         let bytes = heapBytes()
         guard bytes > limit else { return nil }
         return limits.violation(.javaScriptHeap, location: location, detail: "the JavaScript heap holds \(bytes) bytes")
     }
 
+    #if os(Linux)
+    /// The process's resident memory, from `/proc/self/statm`; `nil` when it cannot be read.
+    static func residentBytes() -> Int? {
+        let file = open("/proc/self/statm", O_RDONLY)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        // "size resident shared ...", in pages.
+        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+        return pages.multipliedReportingOverflow(by: Int(sysconf(Int32(_SC_PAGESIZE)))).partialValue
+    }
+    #endif
+
     /// Looks at the heap after every 256th evaluation. (Within one evaluation the script time
     /// bounds how much it can grow: JavaScriptCore's watchdog fires once, at the deadline.)
     private func checkHeapNow(at location: SourcePosition) throws(SCXMLEvaluationError) {
         evaluationsSinceHeapCheck += 1
-        guard evaluationsSinceHeapCheck >= 256, limits.javaScriptHeap != nil else { return }
+        guard evaluationsSinceHeapCheck >= 256 else { return }
         evaluationsSinceHeapCheck = 0
         if let violation = heapViolation(at: location) {
             cascade?.record(violation)
-            throw SCXMLEvaluationError("the script was stopped: \(violation)", at: location)
+            var error = SCXMLEvaluationError("the script was stopped: \(violation)", at: location)
+            error.stopsCascade = cascade != nil
+            throw error
         }
     }
 
@@ -287,27 +326,37 @@ final class JavaScriptContext: @unchecked Sendable {
 
     /// The first word of a script that would start asynchronous work (`async`, `await`, `import`),
     /// with its line; `nil` when there is none. Words in strings and comments count too: a
-    /// document that needs one there writes it another way.
+    /// document that needs one there writes it another way. Read byte by byte, with nothing
+    /// allocated: every evaluation goes through it.
     static func asynchronousConstruct(in source: String) -> (word: String, line: Int)? {
-        func isIdentifierCharacter(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.value > 0x7F || scalar == "_" || scalar == "$" || scalar == "\\"
-                || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-        }
-        var line = 1
-        var word = ""
-        var wordLine = 1
-        for scalar in source.unicodeScalars {
-            if isIdentifierCharacter(scalar) {
-                if word.isEmpty { wordLine = line }
-                word.unicodeScalars.append(scalar)
-                continue
+        var source = source
+        return source.withUTF8 { bytes -> (word: String, line: Int)? in
+            func isIdentifierByte(_ byte: UInt8) -> Bool {
+                // Bytes of non-ASCII characters and `\` (escapes) count as identifier bytes, so
+                // that `x\u0061sync` or `éawait` is one word, never `async` or `await`.
+                byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte == UInt8(ascii: "\\")
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
             }
-            if word == "async" || word == "await" || word == "import" { return (word, wordLine) }
-            word = ""
-            if scalar == "\n" { line += 1 }
+            var line = 1
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard isIdentifierByte(byte) else {
+                    if byte == UInt8(ascii: "\n") { line += 1 }
+                    index += 1
+                    continue
+                }
+                let start = index
+                while index < bytes.count, isIdentifierByte(bytes[index]) { index += 1 }
+                let word = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                for refused in ["async", "await", "import"] where word.elementsEqual(refused.utf8) {
+                    return (refused, line)
+                }
+            }
+            return nil
         }
-        if word == "async" || word == "await" || word == "import" { return (word, wordLine) }
-        return nil
     }
 
     // MARK: - Variables

@@ -279,6 +279,6 @@ struct SCXMLChartBuilder {
 
     func actionClosure(_ actions: [SCXMLAction]) -> StatechartAction<String, SCXMLEvent, SCXMLContext>? {
         guard !actions.isEmpty else { return nil }
-        return { scope in try SCXMLExecutor.run(actions, in: &scope) }
+        return { scope in try SCXMLExecutor.runBlock(actions, in: &scope) }
     }
 }

@@ -19,6 +19,16 @@ enum SCXMLExecutor {
         for action in actions { try run(action, in: &scope) }
     }
 
+    /// Runs a block of the chart (entry, exit, a transition's actions). When the cascade went past
+    /// a limit, the block stops quietly: the session is ending.
+    static func runBlock(_ actions: [SCXMLAction], in scope: inout SCXMLScope) throws {
+        do {
+            try run(actions, in: &scope)
+        } catch let error as SCXMLEvaluationError where error.stopsCascade {
+            return
+        }
+    }
+
     static func run(_ action: SCXMLAction, in scope: inout SCXMLScope) throws {
         do {
             try perform(action, in: &scope)
@@ -80,13 +90,22 @@ enum SCXMLExecutor {
     }
 
     static func condition(_ expression: SCXMLExpression, in scope: inout SCXMLScope) throws -> Bool {
-        try withModel(&scope) { model, isActive in try model.condition(expression, isActive: isActive) }
+        do {
+            return try withModel(&scope) { model, isActive in try model.condition(expression, isActive: isActive) }
+        } catch let error as SCXMLEvaluationError where error.stopsCascade {
+            return false
+        }
     }
 
-    /// A condition evaluated by a guard, which cannot change the session.
+    /// A condition evaluated by a guard, which cannot change the session. False, quietly, once
+    /// the cascade went past a limit.
     static func condition(_ expression: SCXMLExpression, in scope: borrowing SCXMLScope) throws -> Bool {
         var model = scope.context.model
-        return try model.condition(expression) { state in scope.isActive(state) }
+        do {
+            return try model.condition(expression) { state in scope.isActive(state) }
+        } catch let error as SCXMLEvaluationError where error.stopsCascade {
+            return false
+        }
     }
 
     static func value(_ expression: SCXMLExpression, in scope: inout SCXMLScope) throws -> SCXMLValue {
@@ -194,6 +213,8 @@ enum SCXMLExecutor {
         case nil, "", ownTarget?:
             if delay > .zero {
                 // A timer of the machine: archived with it, cancelled by <cancel>.
+                // The running session's limits; the machine's own when it runs outside one (a
+                // restored session keeps the limits of its options, not of its archive).
                 let limits = SCXMLCascade.current?.limits ?? info.limits
                 guard scope.pendingTimerCount < limits.pendingTimers else {
                     let violation = limits.violation(

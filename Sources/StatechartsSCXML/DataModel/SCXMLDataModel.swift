@@ -195,6 +195,10 @@ public struct SCXMLEvaluationError: Error, Sendable, CustomStringConvertible {
     /// The tag name of the element that failed, such as `assign`; filled in by the executable
     /// content that ran the expression when the data model does not say.
     public var element: String?
+    /// Whether the evaluation failed because the cascade it belongs to went past a limit
+    /// (``SCXMLCascade/violation``): the session ends, so the executable content stops quietly,
+    /// raising no `error.execution` that would only run more of the document.
+    public var stopsCascade = false
 
     /// An error from its parts.
     public init(_ message: String, at location: SourcePosition, sendID: String? = nil, element: String? = nil) {

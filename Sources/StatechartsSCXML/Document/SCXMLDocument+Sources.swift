@@ -83,13 +83,7 @@ struct SourceResolver {
                 at: location, severity)
             return nil
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
-        if let size, size > maximumSize {
-            report(
-                "'\(source)' is not read: it has \(size) bytes, more than the limit documentSize of \(maximumSize)",
-                at: location, severity)
-            return nil
-        }
+        // Read no more than one byte past the limit, however large the file is.
         guard let handle = FileHandle(forReadingAtPath: file),
             let data = try? handle.read(upToCount: maximumSize + 1)
         else {

@@ -74,7 +74,8 @@ public enum SCXMLReader {
         case .success(let converted): utf8 = converted
         case .failure(let error): return SCXMLReadResult(document: nil, diagnostics: error.diagnostics)
         }
-        if let offset = firstEmptyProcessingInstruction(in: utf8) {
+        let markup = MarkupBytes(utf8)
+        if let offset = firstEmptyProcessingInstruction(in: markup) {
             return SCXMLReadResult(
                 document: nil,
                 diagnostics: [
@@ -84,7 +85,7 @@ public enum SCXMLReader {
                         at: position(of: offset, in: utf8, file: file))
                 ])
         }
-        if let offset = firstEntityDeclaration(in: utf8) {
+        if let offset = firstEntityDeclaration(in: markup) {
             return SCXMLReadResult(
                 document: nil,
                 diagnostics: [
@@ -189,35 +190,21 @@ extension SCXMLReader {
     /// document's prolog, where a document type declaration can hold one; `nil` when there is none.
     /// Comments and processing instructions are skipped; the prolog ends where the root element
     /// starts.
-    static func firstEntityDeclaration(in data: Data) -> Int? {
-        let bytes = [UInt8](data)
-        func starts(_ prefix: String, at index: Int) -> Bool {
-            let prefix = Array(prefix.utf8)
-            guard index + prefix.count <= bytes.count else { return false }
-            for offset in 0..<prefix.count where bytes[index + offset] != prefix[offset] { return false }
-            return true
-        }
-        func skip(past terminator: String, from index: Int) -> Int {
-            var cursor = index
-            while cursor < bytes.count {
-                if starts(terminator, at: cursor) { return cursor + terminator.utf8.count }
-                cursor += 1
-            }
-            return bytes.count
-        }
+    static func firstEntityDeclaration(in markup: MarkupBytes) -> Int? {
+        let bytes = markup.bytes
         var index = 0
         while index < bytes.count {
             guard bytes[index] == UInt8(ascii: "<") else {
                 index += 1
                 continue
             }
-            if starts("<!--", at: index) {
-                index = skip(past: "-->", from: index + 4)
-            } else if starts("<?", at: index) {
-                index = skip(past: "?>", from: index + 2)
-            } else if starts("<!ENTITY", at: index) {
+            if markup.starts(MarkupBytes.commentOpen, at: index) {
+                index = markup.skip(past: MarkupBytes.commentClose, from: index + 4)
+            } else if markup.starts(MarkupBytes.instructionOpen, at: index) {
+                index = markup.skip(past: MarkupBytes.instructionClose, from: index + 2)
+            } else if markup.starts(MarkupBytes.entityDeclaration, at: index) {
                 return index
-            } else if starts("<!", at: index) {
+            } else if markup.starts(MarkupBytes.declarationOpen, at: index) {
                 index += 2
             } else {
                 return nil
@@ -226,25 +213,8 @@ extension SCXMLReader {
         return nil
     }
 
-    static func firstEmptyProcessingInstruction(in data: Data) -> Int? {
-        let bytes = [UInt8](data)
-        let commentOpen = Array("<!--".utf8)
-        let commentClose = Array("-->".utf8)
-        let cdataOpen = Array("<![CDATA[".utf8)
-        let cdataClose = Array("]]>".utf8)
-        func starts(_ prefix: [UInt8], at index: Int) -> Bool {
-            guard index + prefix.count <= bytes.count else { return false }
-            for offset in 0..<prefix.count where bytes[index + offset] != prefix[offset] { return false }
-            return true
-        }
-        func skip(past terminator: [UInt8], from index: Int) -> Int {
-            var cursor = index
-            while cursor + terminator.count <= bytes.count {
-                if starts(terminator, at: cursor) { return cursor + terminator.count }
-                cursor += 1
-            }
-            return bytes.count
-        }
+    static func firstEmptyProcessingInstruction(in markup: MarkupBytes) -> Int? {
+        let bytes = markup.bytes
         let delimiters: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?"), UInt8(ascii: ">"), UInt8(ascii: "<")]
         let less = UInt8(ascii: "<")
         let question = UInt8(ascii: "?")
@@ -255,10 +225,10 @@ extension SCXMLReader {
                 index += 1
                 continue
             }
-            if starts(commentOpen, at: index) {
-                index = skip(past: commentClose, from: index + 4)
-            } else if starts(cdataOpen, at: index) {
-                index = skip(past: cdataClose, from: index + 9)
+            if markup.starts(MarkupBytes.commentOpen, at: index) {
+                index = markup.skip(past: MarkupBytes.commentClose, from: index + 4)
+            } else if markup.starts(MarkupBytes.cdataOpen, at: index) {
+                index = markup.skip(past: MarkupBytes.cdataClose, from: index + 9)
             } else if bytes[index + 1] == question {
                 var end = index + 2
                 while end < bytes.count && !delimiters.contains(bytes[end]) { end += 1 }

@@ -4,7 +4,8 @@ import Statecharts
 /// still spend, in every session it reaches.
 ///
 /// The session makes one for each call (``SCXMLSession/start()``, ``SCXMLSession/send(_:)``,
-/// ``SCXMLSession/advance(by:)``, ...) and binds it to ``current`` while the call runs, so that
+/// ``SCXMLSession/advance(by:)``, ...; a call that moves time on starts the budget again at each
+/// instant at which timers fire) and binds it to ``current`` while the call runs, so that
 /// the data models of all its sessions draw on the same script time. A data model stops an
 /// evaluation when ``remainingScriptTime`` is spent and records why with ``record(_:)``; the
 /// session then ends with `MachineError.limitExceeded`.
@@ -20,13 +21,19 @@ public final class SCXMLCascade: @unchecked Sendable {
     /// The limits of the session.
     public let limits: SCXMLLimits
     /// When the cascade's script time is spent; `nil` when scripts have no time limit.
-    public let scriptDeadline: ContinuousClock.Instant?
+    public private(set) var scriptDeadline: ContinuousClock.Instant?
     /// The first limit a session went past during the cascade; it ends the session.
     public private(set) var violation: LimitViolation?
 
     /// A cascade that starts now.
     public init(limits: SCXMLLimits) {
         self.limits = limits
+        scriptDeadline = limits.scriptTime.map { ContinuousClock.now + $0 }
+    }
+
+    /// Gives the scripts a whole budget again: a call that moves time on runs one cascade per
+    /// instant at which timers fire.
+    func beginInstant() {
         scriptDeadline = limits.scriptTime.map { ContinuousClock.now + $0 }
     }
 

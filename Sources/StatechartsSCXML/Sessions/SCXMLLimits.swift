@@ -10,13 +10,14 @@ import Statecharts
 /// session causes at one instant: the event, the macrosteps it causes, the events sessions send
 /// each other in response, and their scripts. Going past any limit ends the session that went past
 /// it with `MachineError.limitExceeded` (a `LimitViolation` names the limit, the element and its
-/// file:line:column), except where SCXML wants an event: there the session raises
-/// `error.execution` instead (an invoked session that ends this way gives its parent
-/// `error.execution` too). The host process and other sessions go on.
+/// file:line:column), except where SCXML wants an event: the limits of one element (`<foreach>`
+/// items, pending timers, invocation depth and sessions) raise `error.execution` in the session
+/// instead, and the microstep limit ends the call, not the session. The host process and other
+/// sessions go on.
 ///
 /// ```swift
 /// var limits = SCXMLLimits()
-/// limits.scriptTime = .seconds(10)          // a trusted document with heavy scripts
+/// limits.scriptTime = .seconds(10)  // a trusted document with heavy scripts
 /// limits.javaScriptHeap = 2 << 30
 /// var session = SCXMLSession(chart: chart, options: .init(limits: limits))
 /// ```
@@ -27,7 +28,8 @@ public struct SCXMLLimits: Sendable, Hashable, Codable {
     public var scriptTime: Duration?
     /// How many microsteps one event may take in a session, and how many deliveries and timer
     /// firings between sessions one cascade may take; 100,000 by default. Going past it ends the
-    /// call with `MachineError.microstepLimitExceeded` and ends the session.
+    /// call with `MachineError.microstepLimitExceeded`; the session drops the rest of that cascade
+    /// and goes on, as a machine does (its state is that of a complete microstep).
     public var microsteps: Int
     /// How deep invocations may nest: a document that invokes one that invokes one ... 10 by default.
     /// An `<invoke>` beyond it raises `error.execution` in the invoking session.
@@ -41,8 +43,9 @@ public struct SCXMLLimits: Sendable, Hashable, Codable {
     /// How many items a `<foreach>` array may have; 100,000 by default. A larger one raises
     /// `error.execution`, as an array that is not one does, and runs nothing.
     public var foreachItems: Int
-    /// How many events sent with a delay may wait at once, in all sessions; 10,000 by default. A
-    /// `<send>` beyond it raises `error.execution` and sends nothing.
+    /// How many events sent with a delay may wait at once: in each session (its own delayed
+    /// events), and between sessions; 10,000 by default. A `<send>` to itself beyond it raises
+    /// `error.execution`, one to another session `error.communication`; neither is sent.
     public var pendingTimers: Int
     /// The bytes a document, or any file it names (`src` of `<data>`, `<script>`, `<invoke>`),
     /// may have; 16 MiB by default. Larger ones are refused when read.

@@ -238,9 +238,11 @@ public struct SCXMLSession: Sendable {
         if options.recordsMicrosteps { recorder = MachineRecorder() }
     }
 
-    /// Starts counting the deliveries of the cascade at a new instant.
+    /// Starts the cascade of a new instant: its deliveries are counted, and its scripts timed, from
+    /// zero.
     mutating func beginInstant() {
         cascade = 0
+        SCXMLCascade.current?.beginInstant()
     }
 
     /// After a call failed (a machine's step or the cascade did not end): does what the top
