@@ -23,7 +23,8 @@ public enum MachineError<State, Event>: Error, @unchecked Sendable {
     case microstepLimitExceeded(limit: Int, configuration: [State])
     /// The run went past one of the limits its runtime keeps a document within (script time,
     /// memory, invocation depth, ...). The run has ended: the runtime takes no more events.
-    case limitExceeded(LimitViolation)
+    /// (Boxed: the error stays as small as the others, which every call of a machine returns.)
+    indirect case limitExceeded(LimitViolation)
 
     static func list(_ states: [State]) -> String {
         "[" + states.map { "\($0)" }.joined(separator: ", ") + "]"
