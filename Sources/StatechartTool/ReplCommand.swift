@@ -25,15 +25,30 @@ public struct ReplCommand: AsyncParsableCommand {
     @Flag(help: "Give the document the Basic HTTP Event I/O Processor, on loopback (see `statechart run --help`).")
     public var http = false
 
+    /// The limits the document runs within.
+    @OptionGroup(title: "Limits")
+    public var limits: LimitOptions
+
+    /// How many steps the session may take.
+    @Option(help: "End the session after this many steps: events, and instants at which timers fire (100000).")
+    public var maxSteps = 100_000
+
     /// A command ready to parse.
     public init() {}
 
+    /// Checks the step bound.
+    public func validate() throws {
+        if maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
+    }
+
     /// Reads lines until `quit` or the end of input.
     public func run() async throws {
-        let source = try ChartSource.load(chart)
+        let limits = try self.limits.limits()
+        let source = try ChartSource.load(chart, limits: limits)
         source.printWarnings()
         let processors = try await EventProcessorSetup.start(http: http)
-        var session = ChartSession(source: source, eventProcessors: processors.processors)
+        var session = ChartSession(
+            source: source, eventProcessors: processors.processors, limits: limits, maximumSteps: maxSteps)
         for warning in session.warnings { printToStandardError("\(warning)") }
         emit("\(source.name): events are \(session.eventNames.joined(separator: ", ")). Type help for commands.")
         do {

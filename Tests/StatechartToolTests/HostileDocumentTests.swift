@@ -92,6 +92,16 @@ struct HostileDocumentTests {
         #expect(output.standardError.contains("the run was stopped after 20000 steps"), "\(output.standardError)")
     }
 
+    @Test("the repl keeps the same step bound and limits as run")
+    func replBound() throws {
+        let output = try CommandLine.run(
+            ["repl", Self.hostile.appendingPathComponent("timer-every-millisecond.scxml").path, "--max-steps", "500"],
+            input: "wait 1h\n")
+        #expect(output.status == 0)
+        #expect(
+            output.standardOutput.contains("error: the run was stopped after 500 steps"), "\(output.standardOutput)")
+    }
+
     @Test("a document that declares entities is refused at the declaration")
     func entityDeclaration() throws {
         let output = try Self.run("entity-declaration.scxml")
