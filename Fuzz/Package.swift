@@ -18,6 +18,14 @@ let package = Package(
                 .product(name: "Statecharts", package: rootPackage),
                 .product(name: "StatechartsSCXML", package: rootPackage),
             ]),
+        // SCXML documents loaded with every data model and driven with events and time under limits.
+        .executableTarget(
+            name: "SessionFuzzer",
+            dependencies: [
+                .product(name: "Statecharts", package: rootPackage),
+                .product(name: "StatechartsSCXML", package: rootPackage),
+                .product(name: "StatechartsTesting", package: rootPackage),
+            ]),
         // The step scripts `statechart run --script` reads.
         .executableTarget(
             name: "ScriptFuzzer",

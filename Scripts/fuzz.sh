@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Fuzzes the SCXML reader (and what builds, writes, checks and runs a chart) or the step scripts of
-# `statechart run`, with libFuzzer and the address sanitizer.
+# Fuzzes, with libFuzzer and the address sanitizer, one of:
+#   reader   the SCXML reader, and what builds, writes, checks and runs a chart;
+#   session  documents loaded with every data model (ECMAScript included) and driven with events
+#            and clock advances under tight limits (Fuzz/Sources/SessionFuzzer);
+#   script   the step scripts of `statechart run`.
 #
-#   Scripts/fuzz.sh [SECONDS] [reader|script]     default: 300 seconds, reader
+#   Scripts/fuzz.sh [SECONDS] [reader|session|script]     default: 300 seconds, reader
 #
-# The reader's corpus starts from the conformance suites in ../shared (read in place, copied only
-# into .build/fuzz), the script fuzzer's from a few scripts. Inputs that crash or hang are written
-# to .build/fuzz/findings; turn each into a fixture under Tests/StatechartsSCXMLTests/Fixtures/Fuzz.
+# The reader's and the session's corpora start from the conformance suites in ../shared (read in
+# place, copied only into .build/fuzz), the examples and, for the session, the hostile documents of
+# Tests/StatechartToolTests/Fixtures/Hostile; the script fuzzer's from a few scripts. Inputs that
+# crash or hang are written to .build/fuzz/findings; turn each into a fixture under
+# Tests/StatechartsSCXMLTests/Fixtures/Fuzz.
 # Leak detection is off: FoundationXML leaks about 72 bytes (the CFString of its error) for every
 # malformed document, which is not ours and would fill the report.
 set -euo pipefail
@@ -25,12 +30,28 @@ case "$target" in
     fi
     cp Examples/*.scxml "$work/seeds-$target/"
     ;;
+  session)
+    product=SessionFuzzer
+    if [ -d ../shared/conformance ]; then
+      find ../shared/conformance -name '*.scxml' -exec cp {} "$work/seeds-$target/" \;
+    else
+      echo "../shared/conformance is absent: the session corpus starts from Examples/ and the hostile documents only"
+    fi
+    cp Examples/*.scxml "$work/seeds-$target/"
+    # The fuzzer saves each input as document.scxml: a document that invokes itself by name must
+    # name that file. Each hostile document gets a drive that reaches what it does.
+    for file in Tests/StatechartToolTests/Fixtures/Hostile/*.scxml; do
+      name="$(basename "$file")"
+      sed "s/src=\"$name\"/src=\"document.scxml\"/" "$file" > "$work/seeds-$target/hostile-$name"
+      printf '\n<!--drive: ping, pong, real, tick, due, wait 2s, wait 1h-->\n' >> "$work/seeds-$target/hostile-$name"
+    done
+    ;;
   script)
     product=ScriptFuzzer
     printf 'play\nwait 2s\n# comment\npause\n' > "$work/seeds-$target/one"
     printf 'toggle,+60s,brighter' > "$work/seeds-$target/two"
     ;;
-  *) echo "unknown target '$target': reader or script" >&2; exit 2 ;;
+  *) echo "unknown target '$target': reader, session or script" >&2; exit 2 ;;
 esac
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 (cd Fuzz && swift build "${flags[@]}" --product "$product")

@@ -32,6 +32,9 @@ struct ChartSession {
         var microsteps: [String]
         /// What `<log>` elements wrote, in every session.
         var logs: [String]
+        /// The `error.execution` and `error.communication` events the top session processed, as
+        /// `file:line:column: error: error.execution from <element>: reason`.
+        var errors: [String]
     }
 
     /// How many instants (an event, or a moment at which timers fire) the session may take in all;
@@ -96,7 +99,7 @@ struct ChartSession {
                     var slice = try session.advance(to: deadline)
                     slice.merge(try await session.settle(upTo: eventWaitLimit))
                     if let progress {
-                        if !slice.logs.isEmpty || !slice.microsteps.isEmpty {
+                        if !slice.logs.isEmpty || !slice.microsteps.isEmpty || !slice.errors.isEmpty {
                             progress(outcome("\(step.label) (at \(session.now))", slice))
                         }
                     } else {
@@ -145,7 +148,7 @@ struct ChartSession {
             step: label, handled: step.handled, active: session.activeStates, configuration: session.configuration,
             invoked: invoked, time: Double(now.seconds) + Double(now.attoseconds) / 1e18,
             status: session.status.rawValue, microsteps: step.microsteps.map { "\($0)" },
-            logs: logLines(step))
+            logs: logLines(step), errors: step.errors.map(\.description))
     }
 
     /// The `<log>` records of a step as lines, with the invoked session's identifier in front.
@@ -161,5 +164,6 @@ extension SCXMLStep {
     mutating func merge(_ other: SCXMLStep) {
         microsteps += other.microsteps
         logs += other.logs
+        errors += other.errors
     }
 }

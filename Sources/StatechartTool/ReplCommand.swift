@@ -96,7 +96,9 @@ public struct ReplCommand: AsyncParsableCommand {
     }
 
     func show(_ outcome: ChartSession.Outcome, _ session: ChartSession) {
-        for line in outcome.logs { emit("  log \(line)") }
+        // A document's own text: its control characters are shown, not sent to the terminal.
+        for line in outcome.logs { emit("  log \(RunCommand.printable(line))") }
+        for error in outcome.errors { emit("  \(RunCommand.printable(error))") }
         emit(RunCommand.line(outcome))
         if session.session.status == .finished {
             emit("finished")

@@ -89,6 +89,12 @@ public struct RunCommand: AsyncParsableCommand {
         // What a wait does is printed as it happens; under --json it is in the wait's element.
         func progress(_ outcome: ChartSession.Outcome) {
             for line in outcome.logs { print("  log \(terminal ? Self.printable(line) : line)") }
+            // Why a document went where it did: the errors it raised, on standard error. A
+            // document's own text, so shown with its control characters escaped.
+            for error in outcome.errors.prefix(Self.errorsShown) { printToStandardError(Self.printable(error)) }
+            if outcome.errors.count > Self.errorsShown {
+                printToStandardError("... and \(outcome.errors.count - Self.errorsShown) more errors in this step")
+            }
             if trace { for microstep in outcome.microsteps { print("  \(microstep)") } }
         }
         func report(_ outcome: ChartSession.Outcome) {
@@ -120,6 +126,9 @@ public struct RunCommand: AsyncParsableCommand {
         finish()
         if session.session.status == .finished && !json { print("finished") }
     }
+
+    /// How many of a step's errors are printed; the others are counted.
+    static let errorsShown = 20
 
     /// A line with the control characters a terminal would obey (escape sequences, bells,
     /// carriage returns) shown as `\u{1B}`, so that a document's `<log>` cannot drive the terminal.

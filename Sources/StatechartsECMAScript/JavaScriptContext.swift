@@ -112,7 +112,7 @@ final class JavaScriptContext: @unchecked Sendable {
     func evaluate(_ source: String, at location: SourcePosition) throws(SCXMLEvaluationError) -> JSValueRef {
         if let construct = Self.asynchronousConstruct(in: source) {
             throw SCXMLEvaluationError(
-                "asynchronous JavaScript is not available to documents ('\(construct)' at line \(construct.line) of the script): its jobs would run after the script, out of the time limit",
+                "asynchronous JavaScript is not available to documents ('\(construct.word)' at line \(construct.line) of the script): its jobs would run after the script, out of the time limit",
                 at: location)
         }
         return try evaluateTrusted(source, at: location)

@@ -22,6 +22,14 @@ struct HostileDocumentTests {
         let output = try Self.run(name)
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("start → [refused]"))
+        // Why: the error the document took, at its <script>.
+        #expect(output.standardError.contains("\(name):6:7: error: error.execution from <script>: "))
+        let reason = [
+            "webassembly-loop.scxml": "Can't find variable: WebAssembly",
+            "promise-loop.scxml": "Can't find variable: Promise",
+            "async-loop.scxml": "asynchronous JavaScript is not available to documents ('async' at line 1 of the script)",
+        ]
+        #expect(output.standardError.contains(reason[name] ?? "?"), "\(output.standardError)")
     }
 
     @Test("a guard that busy-waits in every microstep ends the run with the script-time limit", .timeLimit(.minutes(1)))
@@ -45,6 +53,10 @@ struct HostileDocumentTests {
         let output = try Self.run("foreach-huge-array.scxml")
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("start → [refused]"))
+        #expect(
+            output.standardError.contains(
+                "foreach-huge-array.scxml:6:16: error: error.execution from <foreach>: the array 'new Array(4294967295)' has 4294967295 items: the limit foreachItems is 100000 items"
+            ), "\(output.standardError)")
     }
 
     @Test("20,000 delayed sends: those past the pending-timer limit raise error.execution", .timeLimit(.minutes(1)))

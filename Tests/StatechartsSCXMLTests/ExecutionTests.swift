@@ -172,4 +172,29 @@ final class LogCollector: Sendable {
         try machine.send(SCXMLEvent("net.error.timeout", data: .object(["after": .number(30)])))
         #expect(machine.activeStates == ["offline"])
     }
+
+    @Test("a step says which errors the session took, where and why, when it records its microsteps")
+    func stepErrors() throws {
+        let text = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+              <state id="a">
+                <transition event="go" target="b"><send event="x" target="#_nowhere"/></transition>
+                <transition event="error.communication" target="c"/>
+              </state>
+              <state id="b"/>
+              <state id="c"/>
+            </scxml>
+            """
+        let chart = try SCXMLChart.load(text, file: "errors.scxml")
+        var recording = SCXMLSession(chart: chart, options: .init(recordsMicrosteps: true))
+        try recording.start()
+        let step = try recording.send("go")
+        #expect(step.errors.count == 1)
+        let error = try #require(step.errors.first)
+        #expect(error.location == SourcePosition(file: "errors.scxml", line: 3, column: 39))
+        #expect(error.message.hasPrefix("error.communication from <send>: "), "\(error.message)")
+        var quiet = SCXMLSession(chart: chart)
+        try quiet.start()
+        #expect(try quiet.send("go").errors.isEmpty)
+    }
 }

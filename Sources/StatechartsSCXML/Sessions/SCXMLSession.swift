@@ -258,6 +258,8 @@ public struct SCXMLSession: Sendable {
     mutating func endStep() -> SCXMLStep {
         var result = step
         result.microsteps = recorder.microsteps
+        let document = chart.document.location
+        result.errors = recorder.events.compactMap { SCXMLErrorData.diagnostic(of: $0, fallback: document) }
         step = SCXMLStep()
         recorder = MachineRecorder()
         return result

@@ -1,7 +1,8 @@
 import Statecharts
 
-/// What one call of an ``SCXMLSession`` did: whether the event was handled, the microsteps of the
-/// top session when the session records them, and what every session's `<log>` elements wrote.
+/// What one call of an ``SCXMLSession`` did: whether the event was handled, the microsteps and the
+/// errors of the top session when the session records them, and what every session's `<log>`
+/// elements wrote.
 public struct SCXMLStep: Sendable, Equatable {
     /// For ``SCXMLSession/send(_:)``: whether a transition of the top session handled the event;
     /// `nil` for the other calls.
@@ -11,11 +12,20 @@ public struct SCXMLStep: Sendable, Equatable {
     public var microsteps: [Microstep<String>]
     /// What the `<log>` elements of every session wrote, in order.
     public var logs: [SCXMLLogRecord]
+    /// The `error.execution` and `error.communication` events the top session processed, in
+    /// order, each as the element that failed, where it is written and why, when
+    /// ``SCXMLSession/Options/recordsMicrosteps`` is set; empty otherwise. A document may handle
+    /// these events itself; they are here so that a tool can say why a document did what it did.
+    public var errors: [SCXMLDiagnostic]
 
     /// A step from its parts.
-    public init(handled: Bool? = nil, microsteps: [Microstep<String>] = [], logs: [SCXMLLogRecord] = []) {
+    public init(
+        handled: Bool? = nil, microsteps: [Microstep<String>] = [], logs: [SCXMLLogRecord] = [],
+        errors: [SCXMLDiagnostic] = []
+    ) {
         self.handled = handled
         self.microsteps = microsteps
         self.logs = logs
+        self.errors = errors
     }
 }
