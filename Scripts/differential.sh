@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Differential runs: random charts without a data model run here and in python-statemachine (the
 # reference interpreter of ../shared/oracle, with its document-order fix), configurations compared
-# after every event.
+# after every event. Charts whose eventless transitions or raised events loop are compared at the
+# microstep limit (1000; MICROSTEP_LIMIT changes it), where both engines must stop in the same
+# configuration: Scripts/bounded_oracle.py runs the oracle with the same limit. Charts run on every
+# core (JOBS changes it).
 #
 #   Scripts/differential.sh [COUNT] [SEED] [--qt]     default: 100 charts from seed 1
 #
@@ -29,15 +32,17 @@ swift build --product statechart >/dev/null
 bin="$(swift build --show-bin-path)"
 python="$PWD/.venv-oracle/bin/python"
 status=0
-"$bin/statechart" differential --oracle "$python $PWD/$oracle_dir/psm_trace.py" \
-  --count "$count" --seed "$seed" --keep .build/differential/psm || status=1
+limit="${MICROSTEP_LIMIT:-1000}"
+jobs="${JOBS:-$(nproc)}"
+"$bin/statechart" differential --oracle "$python $PWD/Scripts/bounded_oracle.py --limit $limit $PWD/$oracle_dir/psm_trace.py" \
+  --microstep-limit "$limit" --jobs "$jobs" --count "$count" --seed "$seed" --keep .build/differential/psm || status=1
 if [ "$qt" = "--qt" ]; then
   if ! .venv-oracle/bin/python -c 'import PySide6.QtScxml' 2>/dev/null; then
     .venv-oracle/bin/pip install -q 'PySide6-Essentials==6.12.0' 'PySide6-Addons==6.12.0' || { echo "differential: PySide6 cannot be installed"; exit 1; }
   fi
   # Qt runs on real timers, and its null data model has no In(): no delayed events, no waits,
-  # no guards.
-  "$bin/statechart" differential --oracle "$python $PWD/$oracle_dir/qt_trace.py" \
+  # no guards. It has no microstep limit either: charts that stop at ours are skipped.
+  "$bin/statechart" differential --oracle "$python $PWD/$oracle_dir/qt_trace.py" --skip-stopped --jobs "$jobs" \
     --count "$count" --seed "$seed" --no-timers --no-guards --keep .build/differential/qt || status=1
 fi
 exit $status
