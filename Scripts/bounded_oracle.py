@@ -7,8 +7,9 @@ Runs psm_trace.py (read in place) as it is, with python-statemachine's event loo
 microsteps the way `StateMachine` counts them against its microstep limit, so that a chart whose
 eventless transitions or raised events loop for ever stops at the same point in both engines:
 
-  - one call (the start, an external event, or the timers due at one instant) starts a count;
-    the start and an external event that a transition takes count one;
+  - the start and each external event (sent, or delayed and fallen due) start a count, as each is
+    a call of its own to the machine inside an SCXML session; the start and an external event that
+    a transition takes count one;
   - each set of eventless transitions taken, and each internal event taken from the queue (whether
     a transition takes it or not), counts one;
   - the call stops before the count would go past N.
@@ -96,7 +97,8 @@ def main():
     original_take = engine._take_external_event
 
     def take_external_event(self, external_event):
-        stop_if_over(self)
+        # Each external event (one sent, or a delayed one that fell due) is a call of its own.
+        state['count'] = 0
         result = original_take(self, external_event)
         if result is not self._sentinel:
             state['count'] += 1

@@ -237,7 +237,8 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
         var lines = ["DIVERGE seed \(chartSeed) at step \(step): events \(events.joined(separator: " "))"]
         func show(_ line: OracleLine?) -> String {
             guard let line else { return "-" }
-            return "[\(line.configuration.joined(separator: " "))]\(line.done ? " done" : "")\(line.stopped ? " stopped" : "")"
+            return
+                "[\(line.configuration.joined(separator: " "))]\(line.done ? " done" : "")\(line.stopped ? " stopped" : "")"
         }
         for position in 0..<max(ours.count, theirs.count) {
             let here = position < ours.count ? ours[position] : nil

@@ -27,7 +27,8 @@ struct HostileDocumentTests {
         let reason = [
             "webassembly-loop.scxml": "Can't find variable: WebAssembly",
             "promise-loop.scxml": "Can't find variable: Promise",
-            "async-loop.scxml": "asynchronous JavaScript is not available to documents ('async' at line 1 of the script)",
+            "async-loop.scxml":
+                "asynchronous JavaScript is not available to documents ('async' at line 1 of the script)",
         ]
         #expect(output.standardError.contains(reason[name] ?? "?"), "\(output.standardError)")
     }

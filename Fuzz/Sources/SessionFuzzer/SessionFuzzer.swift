@@ -58,7 +58,8 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     if session.status == .running, session.endedBy == nil, let archive = try? session.archive() {
         let configuration = session.configuration
         if var restored = try? SCXMLSession(
-            chart: chart, restoring: archive, options: .init(limits: SessionFuzzing.limits, dataModels: BuiltDataModels.all))
+            chart: chart, restoring: archive,
+            options: .init(limits: SessionFuzzing.limits, dataModels: BuiltDataModels.all))
         {
             precondition(
                 restored.configuration == configuration,
