@@ -105,6 +105,19 @@ struct HostileDocumentTests {
         #expect(output.standardError.contains("the run was stopped after 20000 steps"), "\(output.standardError)")
     }
 
+    @Test(
+        "an eventless loop that arms a timer at each turn ends the run at the start, not at every instant",
+        .timeLimit(.minutes(1)))
+    func eventlessLoopRearmingTimer() throws {
+        let output = try Self.run(
+            "eventless-loop-rearming-timer.scxml", ["--events", "wait 1h", "--microstep-limit", "5000"])
+        #expect(output.status == 1)
+        #expect(
+            output.standardError.contains("the step was stopped after 5000 microsteps in the configuration [ticking]"),
+            "\(output.standardError)")
+        #expect(!output.standardOutput.contains("wait 1h"))
+    }
+
     @Test("the repl keeps the same step bound and limits as run")
     func replBound() throws {
         let output = try CommandLine.run(

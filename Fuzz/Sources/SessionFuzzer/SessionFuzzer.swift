@@ -27,27 +27,29 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var session = SCXMLSession(
         chart: chart, options: .init(sessionID: "fuzz", limits: SessionFuzzing.limits, dataModels: BuiltDataModels.all))
     defer { session.close() }
-    SessionFuzzing.expectTyped { () throws(MachineError<String, SCXMLEvent>) in _ = try session.start() }
+    // The drive stops at the first error, as `statechart run` does: each call is bounded by the
+    // limits, and a document that loops at every instant would otherwise loop at each of them.
+    var going = SessionFuzzing.expectTyped { () throws(MachineError<String, SCXMLEvent>) in _ = try session.start() }
     var instants = 0
-    for step in drive where session.status == .running && session.endedBy == nil {
+    for step in drive where going && session.status == .running {
         switch step {
         case .event(let name):
-            SessionFuzzing.expectTyped { () throws(MachineError<String, SCXMLEvent>) in
+            going = SessionFuzzing.expectTyped { () throws(MachineError<String, SCXMLEvent>) in
                 _ = try session.send(SCXMLEvent(name))
             }
         case .wait(let duration):
             // One instant at a time, as `statechart run` moves time: never all the timers of an hour at once.
             let target = session.now + duration
-            while let deadline = session.nextDeadline, deadline <= target, session.status == .running,
+            while going, let deadline = session.nextDeadline, deadline <= target, session.status == .running,
                 instants < SessionFuzzing.instants
             {
                 instants += 1
-                SessionFuzzing.expectTyped { () throws(MachineError<String, SCXMLEvent>) in
+                going = SessionFuzzing.expectTyped { () throws(MachineError<String, SCXMLEvent>) in
                     _ = try session.advance(to: deadline)
                 }
             }
-            if instants >= SessionFuzzing.instants { break }
-            SessionFuzzing.expectTyped { () throws(MachineError<String, SCXMLEvent>) in
+            if !going || instants >= SessionFuzzing.instants { break }
+            going = SessionFuzzing.expectTyped { () throws(MachineError<String, SCXMLEvent>) in
                 _ = try session.advance(to: target)
             }
         }
@@ -122,12 +124,15 @@ enum SessionFuzzing {
         return nil
     }
 
-    /// Runs one call of the session. It may throw only its typed errors, each with a message.
-    static func expectTyped(_ call: () throws(MachineError<String, SCXMLEvent>) -> Void) {
+    /// Runs one call of the session, which may throw only its typed errors, each with a message;
+    /// whether it returned.
+    static func expectTyped(_ call: () throws(MachineError<String, SCXMLEvent>) -> Void) -> Bool {
         do {
             try call()
+            return true
         } catch {
             precondition(!error.description.isEmpty, "an error without a message")
+            return false
         }
     }
 }
