@@ -11,12 +11,14 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(path: "..")],
     targets: [
+        // libFuzzer's entry, shared by the fuzz targets.
+        .target(name: "FuzzDriver"),
         // SCXML documents: read, build, write back, run a few steps.
         .executableTarget(
             name: "SCXMLReaderFuzzer",
             dependencies: [
                 .product(name: "Statecharts", package: rootPackage),
-                .product(name: "StatechartsSCXML", package: rootPackage),
+                .product(name: "StatechartsSCXML", package: rootPackage), "FuzzDriver",
             ]),
         // SCXML documents loaded with every data model and driven with events and time under limits.
         .executableTarget(
@@ -24,11 +26,11 @@ let package = Package(
             dependencies: [
                 .product(name: "Statecharts", package: rootPackage),
                 .product(name: "StatechartsSCXML", package: rootPackage),
-                .product(name: "StatechartsTesting", package: rootPackage),
+                .product(name: "StatechartsTesting", package: rootPackage), "FuzzDriver",
             ]),
         // The step scripts `statechart run --script` reads.
         .executableTarget(
             name: "ScriptFuzzer",
-            dependencies: [.product(name: "StatechartTool", package: rootPackage)]),
+            dependencies: [.product(name: "StatechartTool", package: rootPackage), "FuzzDriver"]),
     ]
 )

@@ -20,24 +20,23 @@ seconds="${1:-300}"
 target="${2:-reader}"
 work=.build/fuzz
 mkdir -p "$work/corpus-$target" "$work/seeds-$target" "$work/findings"
+# The documents of the conformance suites and the examples, as seeds.
+copy_documents() {
+  if [ -d ../shared/conformance ]; then
+    find ../shared/conformance -name '*.scxml' -exec cp {} "$work/seeds-$target/" \;
+  else
+    echo "../shared/conformance is absent: the $target corpus starts without the suites"
+  fi
+  cp Examples/*.scxml "$work/seeds-$target/"
+}
 case "$target" in
   reader)
     product=SCXMLReaderFuzzer
-    if [ -d ../shared/conformance ]; then
-      find ../shared/conformance -name '*.scxml' -exec cp {} "$work/seeds-$target/" \;
-    else
-      echo "../shared/conformance is absent: the reader corpus starts from Examples/ only"
-    fi
-    cp Examples/*.scxml "$work/seeds-$target/"
+    copy_documents
     ;;
   session)
     product=SessionFuzzer
-    if [ -d ../shared/conformance ]; then
-      find ../shared/conformance -name '*.scxml' -exec cp {} "$work/seeds-$target/" \;
-    else
-      echo "../shared/conformance is absent: the session corpus starts from Examples/ and the hostile documents only"
-    fi
-    cp Examples/*.scxml "$work/seeds-$target/"
+    copy_documents
     # The fuzzer saves each input as document.scxml: a document that invokes itself by name must
     # name that file. Each hostile document gets a drive that reaches what it does.
     for file in Tests/StatechartToolTests/Fixtures/Hostile/*.scxml; do

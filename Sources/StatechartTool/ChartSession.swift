@@ -158,12 +158,3 @@ struct ChartSession {
         }
     }
 }
-
-extension SCXMLStep {
-    /// Adds what a later call did.
-    mutating func merge(_ other: SCXMLStep) {
-        microsteps += other.microsteps
-        logs += other.logs
-        errors += other.errors
-    }
-}

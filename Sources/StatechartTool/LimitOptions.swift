@@ -72,9 +72,7 @@ public struct LimitOptions: ParsableArguments, Sendable {
         if let value = try positive(microstepLimit, "microstep-limit") { limits.microsteps = value }
         if let value = try positive(invocationDepth, "invocation-depth") { limits.invocationDepth = value }
         if let value = try positive(sessions, "sessions") { limits.sessions = value }
-        if let value = try positive(heap, "heap") {
-            limits.javaScriptHeap = value.multipliedReportingOverflow(by: 1 << 20).partialValue
-        }
+        if let value = try positive(heap, "heap") { limits.javaScriptHeap = Self.mebibytes(value) }
         if let value = try positive(foreachItems, "foreach-items") { limits.foreachItems = value }
         if let value = try positive(pendingTimers, "pending-timers") { limits.pendingTimers = value }
         if let value = try positive(documentSize, "document-size") { limits.documentSize = Self.mebibytes(value) }

@@ -99,15 +99,9 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
         let undefined = JSValueMakeUndefined(context)
         guard let object = JSObjectMake(context, nil, nil) else { return }
         // No prototype while the fields are set, so that no setter a script put on
-        // Object.prototype sees or changes them; then the object is frozen.
+        // Object.prototype sees or changes them; the binder then freezes the object.
         let prototype = JSObjectGetPrototype(context, object)
         JSObjectSetPrototype(context, object, JSValueMakeNull(context))
-        defer {
-            JSObjectSetPrototype(context, object, prototype)
-            if let freeze = engine.freezeFunction() {
-                _ = try? engine.call(freeze, [object], at: SourcePosition(file: "statecharts", line: 1, column: 1))
-            }
-        }
         func set(_ name: String, _ value: JSValueRef?) {
             let key = JavaScriptContext.makeString(name)
             defer { JSStringRelease(key) }
@@ -123,6 +117,7 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
         set("invokeid", event.invokeID.map { engine.makeValue(.string($0)) })
         set("data", event.data.map { engine.makeValue($0) })
         set("raw", event.raw.map { engine.makeValue(.string($0)) })
+        JSObjectSetPrototype(context, object, prototype)
         guard let binder = engine.eventBinder else { return }
         _ = try? engine.call(binder, [object], at: SourcePosition(file: "statecharts", line: 1, column: 1))
     }

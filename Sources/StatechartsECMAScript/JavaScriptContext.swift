@@ -74,15 +74,17 @@ final class JavaScriptContext: @unchecked Sendable {
         removeEscapes()
         _ = freezeFunction()
         installInFunction()
+        // Binds _event and freezes it in one call, with Object.freeze as the context had it
+        // before any document ran.
         eventBinder = makeFunction(
             """
-            function () {
+            function (freeze) {
                 var current;
                 Object.defineProperty(globalThis, "_event", {
                     get: function () { return current; }, enumerable: false, configurable: false
                 });
-                return function (event) { current = event; };
-            }()
+                return function (event) { current = freeze(event); };
+            }(Object.freeze)
             """)
     }
 
@@ -324,6 +326,9 @@ final class JavaScriptContext: @unchecked Sendable {
             """, at: location)
     }
 
+    /// The words that start asynchronous work, made once.
+    static let refusedWords = ["async", "await", "import"]
+
     /// The first word of a script that would start asynchronous work (`async`, `await`, `import`),
     /// with its line; `nil` when there is none. Words in strings and comments count too: a
     /// document that needs one there writes it another way. Read byte by byte, with nothing
@@ -351,7 +356,7 @@ final class JavaScriptContext: @unchecked Sendable {
                 let start = index
                 while index < bytes.count, isIdentifierByte(bytes[index]) { index += 1 }
                 let word = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                for refused in ["async", "await", "import"] where word.elementsEqual(refused.utf8) {
+                for refused in refusedWords where word.elementsEqual(refused.utf8) {
                     return (refused, line)
                 }
             }

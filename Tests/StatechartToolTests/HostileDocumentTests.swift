@@ -190,7 +190,33 @@ struct HostileDocumentTests {
             "\(output.standardError)")
         #expect(!output.standardOutput.contains("secret"))
     }
+
+    @Test("an empty file named by src is empty text, not a file that cannot be read")
+    func emptySourceFile() throws {
+        let folder = try CommandLine.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("empty.txt"))
+        let file = folder.appendingPathComponent("chart.scxml")
+        try """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+          <datamodel><data id="d" src="empty.txt"/></datamodel>
+          <state id="a"><onentry><log label="d" expr="typeof d + ':' + d.length"/></onentry></state>
+        </scxml>
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let output = try CommandLine.run(["run", file.path])
+        #expect(output.status == 0)
+        #expect(output.standardError.isEmpty, "\(output.standardError)")
+        #expect(output.standardOutput.contains("log d: string:0"), "\(output.standardOutput)")
+    }
     #endif
+
+    @Test("a limit given in MiB past what Int holds is the largest limit, not a wrapped one")
+    func heapOptionSaturates() throws {
+        let options = try LimitOptions.parse(["--heap", "\(Int.max)", "--document-size", "\(Int.max)"])
+        let limits = try options.limits()
+        #expect(limits.javaScriptHeap == Int.max)
+        #expect(limits.documentSize == Int.max)
+    }
 
     @Test("a <log> cannot drive the terminal: control characters are shown, not sent")
     func logEscapes() {

@@ -196,5 +196,12 @@ final class LogCollector: Sendable {
         var quiet = SCXMLSession(chart: chart)
         try quiet.start()
         #expect(try quiet.send("go").errors.isEmpty)
+        // Steps merged keep every error, after the earlier ones: as settle(upTo:) merges them.
+        var merged = SCXMLStep(handled: true)
+        merged.merge(step)
+        merged.merge(step)
+        #expect(merged.errors == [error, error])
+        #expect(merged.microsteps == step.microsteps + step.microsteps)
+        #expect(merged.handled == true)
     }
 }

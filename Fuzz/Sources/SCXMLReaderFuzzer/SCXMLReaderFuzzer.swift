@@ -1,4 +1,5 @@
 import Foundation
+import FuzzDriver
 import Statecharts
 import StatechartsSCXML
 
@@ -34,18 +35,8 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's driver, which parses its command line and calls the callback for each input.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 /// The entry point SwiftPM links an executable through; it hands over to libFuzzer's driver.
 @_cdecl("SCXMLReaderFuzzer_main")
 func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments, fuzz)
+    runLibFuzzer(argc, argv, fuzz)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzDriver
 import StatechartTool
 
 /// One input: any bytes, read as a `statechart run --script` file and as an `--events` list. Each
@@ -16,18 +17,8 @@ public func fuzz(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's driver, which parses its command line and calls the callback for each input.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 /// The entry point SwiftPM links an executable through; it hands over to libFuzzer's driver.
 @_cdecl("ScriptFuzzer_main")
 func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments, fuzz)
+    runLibFuzzer(argc, argv, fuzz)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzDriver
 import Statecharts
 import StatechartsSCXML
 import StatechartsTesting
@@ -137,18 +138,8 @@ enum SessionFuzzing {
     }
 }
 
-/// libFuzzer's driver, which parses its command line and calls the callback for each input.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 /// The entry point SwiftPM links an executable through; it hands over to libFuzzer's driver.
 @_cdecl("SessionFuzzer_main")
 func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments, fuzz)
+    runLibFuzzer(argc, argv, fuzz)
 }

@@ -83,14 +83,20 @@ struct SourceResolver {
                 at: location, severity)
             return nil
         }
-        // Read no more than one byte past the limit, however large the file is.
-        guard let handle = FileHandle(forReadingAtPath: file),
-            let data = try? handle.read(upToCount: maximumSize + 1)
-        else {
+        // Read no more than one byte past the limit, however large the file is. (An empty file
+        // reads as no data at all: it is empty text, not an error.)
+        guard let handle = FileHandle(forReadingAtPath: file) else {
             report("the file '\(source)' cannot be read", at: location, severity)
             return nil
         }
-        try? handle.close()
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maximumSize + 1) ?? Data()
+        } catch {
+            report("the file '\(source)' cannot be read", at: location, severity)
+            return nil
+        }
         guard data.count <= maximumSize else {
             report(
                 "'\(source)' is not read: it has more than the limit documentSize of \(maximumSize) bytes",

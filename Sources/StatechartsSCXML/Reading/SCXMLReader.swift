@@ -183,9 +183,6 @@ extension SCXMLReader {
         return String(text[..<text.index(after: open)]) + "UTF-8" + String(text[close...])
     }
 
-    /// The offset of the first processing instruction without content (`<?name?>`), outside
-    /// comments and CDATA sections, or `nil`: the XML parser of swift-corelibs-foundation
-    /// dereferences the missing content and crashes, so such documents are stopped here.
     /// The offset of the first entity declaration (`<!ENTITY`, general or parameter) in the
     /// document's prolog, where a document type declaration can hold one; `nil` when there is none.
     /// Comments and processing instructions are skipped; the prolog ends where the root element
@@ -213,6 +210,9 @@ extension SCXMLReader {
         return nil
     }
 
+    /// The offset of the first processing instruction without content (`<?name?>`), outside
+    /// comments and CDATA sections, or `nil`: the XML parser of swift-corelibs-foundation
+    /// dereferences the missing content and crashes, so such documents are stopped here.
     static func firstEmptyProcessingInstruction(in markup: MarkupBytes) -> Int? {
         let bytes = markup.bytes
         let delimiters: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?"), UInt8(ascii: ">"), UInt8(ascii: "<")]

@@ -61,17 +61,14 @@ extension SCXMLSession {
             let left = limit - (ContinuousClock.now - start)
             guard left > .zero else { break }
             await waitForEventProcessors(upTo: left)
-            let received = try receiveEvents()
-            result.microsteps += received.microsteps
-            result.logs += received.logs
+            result.merge(try receiveEvents())
         }
         if hasAwaitedPlaces {
-            let rest = try runCascade { session throws(MachineError<String, SCXMLEvent>) in
-                session.giveUpAwaitedPlaces(after: limit)
-                try session.pump()
-            }
-            result.microsteps += rest.microsteps
-            result.logs += rest.logs
+            result.merge(
+                try runCascade { session throws(MachineError<String, SCXMLEvent>) in
+                    session.giveUpAwaitedPlaces(after: limit)
+                    try session.pump()
+                })
         }
         return result
     }

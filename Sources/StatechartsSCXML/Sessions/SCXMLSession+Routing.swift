@@ -389,17 +389,29 @@ extension SCXMLSession {
         for grandchild in children.filter({ $0.value.parent == id }).map(\.key) { remove(grandchild) }
     }
 
-    /// The chart of an invoked document, read once per invoking document and source.
+    /// The chart of an invoked document, read once per invoking document and source: a document
+    /// that cannot be read or built is not read again either, however often a state that invokes
+    /// it is re-entered.
     mutating func chart(
         for source: SCXMLInvocationSource, invokedFrom invoking: SCXMLChart, at location: SourcePosition
     ) throws(SCXMLError) -> SCXMLChart {
         let documentFile = invoking.document.location.file
         let key = ChartKey(invokingDocument: documentFile, source: source)
-        if let cached = charts[key] { return cached }
-        let loaded: SCXMLChart
+        if let cached = charts[key] { return try cached.get() }
+        let loaded = Result { () throws(SCXMLError) -> SCXMLChart in
+            try loadChart(for: source, documentFile: documentFile, at: location)
+        }
+        charts[key] = loaded
+        return try loaded.get()
+    }
+
+    /// Reads and builds the chart of an invoked document.
+    func loadChart(
+        for source: SCXMLInvocationSource, documentFile: String, at location: SourcePosition
+    ) throws(SCXMLError) -> SCXMLChart {
         switch source {
         case .text(let text):
-            loaded = try SCXMLChart.load(text, file: documentFile, dataModels: dataModels)
+            return try SCXMLChart.load(text, file: documentFile, dataModels: dataModels)
         case .file(let path):
             var resolver = SourceResolver(documentFile: documentFile, maximumSize: options.limits.documentSize)
             guard let text = resolver.read(path, at: location, severity: .error) else {
@@ -407,9 +419,7 @@ extension SCXMLSession {
             }
             let folder = URL(fileURLWithPath: documentFile).deletingLastPathComponent()
             let file = folder.appendingPathComponent(path.hasPrefix("file:") ? String(path.dropFirst(5)) : path)
-            loaded = try SCXMLChart.load(text, file: file.standardizedFileURL.path, dataModels: dataModels)
+            return try SCXMLChart.load(text, file: file.standardizedFileURL.path, dataModels: dataModels)
         }
-        charts[key] = loaded
-        return loaded
     }
 }

@@ -50,9 +50,9 @@ public struct SCXMLSession: Sendable {
     /// The sends under way at the event I/O processors, by ticket.
     var inFlight: [UInt64: InFlightSend] = [:]
     var nextTicket: UInt64 = 1
-    /// Charts of invoked documents, by the invoking document and source: the same relative `src`
-    /// names different files in different folders.
-    var charts: [ChartKey: SCXMLChart] = [:]
+    /// Charts of invoked documents, or why they could not be read or built, by the invoking
+    /// document and source: the same relative `src` names different files in different folders.
+    var charts: [ChartKey: Result<SCXMLChart, SCXMLError>] = [:]
     /// What the current call did, returned by it.
     var step = SCXMLStep()
     /// How many deliveries and timer firings the cascade at the current instant has taken, in

@@ -28,4 +28,12 @@ public struct SCXMLStep: Sendable, Equatable {
         self.logs = logs
         self.errors = errors
     }
+
+    /// Adds what a later call did: its microsteps, logs and errors after these. `handled` stays
+    /// this step's.
+    public mutating func merge(_ later: SCXMLStep) {
+        microsteps += later.microsteps
+        logs += later.logs
+        errors += later.errors
+    }
 }
