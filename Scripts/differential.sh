@@ -3,8 +3,9 @@
 # reference interpreter of ../shared/oracle, with its document-order fix), configurations compared
 # after every event. Charts whose eventless transitions or raised events loop are compared at the
 # microstep limit (1000; MICROSTEP_LIMIT changes it), where both engines must stop in the same
-# configuration: Scripts/bounded_oracle.py runs the oracle with the same limit. Charts run on every
-# core (JOBS changes it).
+# configuration: Scripts/bounded_oracle.py runs the oracle with the same limit, and with its fixes
+# for four departures of python-statemachine from the W3C algorithm (ORACLE_FIXES; empty for the
+# oracle as it is; see the script). Charts run on every core (JOBS changes it).
 #
 #   Scripts/differential.sh [COUNT] [SEED] [--qt]     default: 100 charts from seed 1
 #
@@ -34,7 +35,10 @@ python="$PWD/.venv-oracle/bin/python"
 status=0
 limit="${MICROSTEP_LIMIT:-1000}"
 jobs="${JOBS:-$(nproc)}"
-"$bin/statechart" differential --oracle "$python $PWD/Scripts/bounded_oracle.py --limit $limit $PWD/$oracle_dir/psm_trace.py" \
+fixes="${ORACLE_FIXES-deep-history,history-content,document-order,exact-clock}"
+fix_option=""
+if [ -n "$fixes" ]; then fix_option="--fix $fixes"; fi
+"$bin/statechart" differential --oracle "$python $PWD/Scripts/bounded_oracle.py $fix_option --limit $limit $PWD/$oracle_dir/psm_trace.py" \
   --microstep-limit "$limit" --jobs "$jobs" --count "$count" --seed "$seed" --keep .build/differential/psm || status=1
 if [ "$qt" = "--qt" ]; then
   if ! .venv-oracle/bin/python -c 'import PySide6.QtScxml' 2>/dev/null; then

@@ -115,7 +115,8 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
     enum Verdict: Sendable {
         case skipped(String)
         case compared(steps: Int, stopped: Bool)
-        case departure(String)
+        /// The oracle departed from the W3C algorithm in a known way (the reason, without the step).
+        case departure(step: Int, reason: String)
         case diverged(report: String, chart: String, events: [String])
     }
 
@@ -130,7 +131,7 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
         var skipped = 0
         var steps = 0
         var divergent: [String] = []
-        var departures = 0
+        var departures: [String: Int] = [:]
         // In batches, so that what each chart did is printed in order as the run goes.
         let batch = max(jobs * 8, 1)
         var first = 0
@@ -153,9 +154,9 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
                     compared += 1
                     steps += taken
                     if atLimit { stopped += 1 }
-                case .departure(let reason):
-                    departures += 1
-                    if showSkips { print("DEPARTURE seed \(chartSeed): \(reason)") }
+                case .departure(let step, let reason):
+                    departures[reason, default: 0] += 1
+                    if showSkips { print("DEPARTURE seed \(chartSeed) at step \(step): \(reason)") }
                 case .diverged(let report, let chart, let events):
                     divergent.append("seed \(chartSeed)")
                     print(report)
@@ -173,8 +174,11 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
             }
         }
         print(
-            "\(compared) charts compared (\(steps) steps; \(stopped) stopped at the limit of \(microstepLimit) microsteps in both), \(skipped) skipped (invalid or rejected by the oracle), \(departures) stopped at a known departure of the oracle, \(divergent.count) diverged"
+            "\(compared) charts compared (\(steps) steps; \(stopped) stopped at the limit of \(microstepLimit) microsteps in both), \(skipped) skipped (invalid or rejected by the oracle), \(departures.values.reduce(0, +)) stopped at a known departure of the oracle, \(divergent.count) diverged"
         )
+        for (reason, charts) in departures.sorted(by: { $0.key < $1.key }) {
+            print("  \(charts) at a known departure: \(reason)")
+        }
         if !divergent.isEmpty { throw ExitCode.failure }
     }
 
@@ -184,6 +188,7 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
         let chart = RandomChart(tape: random.tape(count: 300), timers: !noTimers, conditions: !noGuards)
         let run = RandomChart.events(tape: random.tape(count: 2 * events), count: events, waits: !noTimers)
         let text = chart.scxml
+        let parents = Self.parents(of: chart.states)
         let ours: [OracleLine]
         do {
             ours = try Self.runHere(text, run, microstepLimit: microstepLimit)
@@ -213,8 +218,8 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
         }
         let length = min(ours.count, theirs.count)
         if let step = (0..<length).first(where: { !Self.agree(ours[$0], theirs[$0]) }) {
-            if let reason = Self.knownDeparture(here: ours[step], oracle: theirs[step]) {
-                return .departure("at step \(step): \(reason)")
+            if let reason = Self.knownDeparture(here: ours[step], oracle: theirs[step], parents: parents) {
+                return .departure(step: step, reason: reason)
             }
             return .diverged(
                 report: Self.report(chartSeed, step: step, events: eventList, ours, theirs), chart: text,
@@ -249,14 +254,49 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// Why a disagreement is the oracle's known departure from the W3C algorithm, if it is one.
-    static func knownDeparture(here: OracleLine, oracle there: OracleLine) -> String? {
+    /// Why a disagreement is the oracle's known departure from the W3C algorithm, if it is one;
+    /// `parents` gives each state's parent.
+    static func knownDeparture(here: OracleLine, oracle there: OracleLine, parents: [String: String]) -> String? {
         // python-statemachine ends the run when a top-level parallel state completes; SCXML ends it
         // only on entering a <final> child of <scxml> (3.7, and exitInterpreter in Appendix D).
         if there.done && !here.done && here.configuration == there.configuration {
             return "the oracle finished without entering a top-level final state"
         }
+        // Appendix D computes a transition's domain twice: in exitStates, and again in
+        // computeEntrySet, after exitStates recorded the history the transition targets. When the
+        // recorded states give a smaller domain, the parallel state that owns the history is exited
+        // but not entered again, and its children are active without it, which a configuration may
+        // not be (3.11). We compute the domain once; python-statemachine follows the letter.
+        if Self.isLegal(here.configuration, parents: parents), let orphan = Self.orphan(in: there.configuration, parents: parents)
+        {
+            return "the oracle's configuration is not legal (\(orphan.child) is active, its parent \(orphan.parent) is not): "
+                + "Appendix D recomputes a transition's domain after recording the history it targets"
+        }
         return nil
+    }
+
+    /// Each state's parent, in a random chart.
+    static func parents(of nodes: [RandomChart.Node], parent: String? = nil) -> [String: String] {
+        var result: [String: String] = [:]
+        for node in nodes {
+            if let parent { result[node.id] = parent }
+            result.merge(parents(of: node.children, parent: node.id)) { first, _ in first }
+        }
+        return result
+    }
+
+    /// A state of `configuration` whose parent is not in it, if there is one.
+    static func orphan(in configuration: [String], parents: [String: String]) -> (child: String, parent: String)? {
+        let active = Set(configuration)
+        for state in configuration.sorted() {
+            if let parent = parents[state], !active.contains(parent) { return (state, parent) }
+        }
+        return nil
+    }
+
+    /// Whether every state of `configuration` has its parent in it.
+    static func isLegal(_ configuration: [String], parents: [String: String]) -> Bool {
+        orphan(in: configuration, parents: parents) == nil
     }
 
     static func agree(_ here: OracleLine, _ there: OracleLine) -> Bool {

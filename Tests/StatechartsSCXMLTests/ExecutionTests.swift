@@ -204,4 +204,27 @@ final class LogCollector: Sendable {
         #expect(merged.microsteps == step.microsteps + step.microsteps)
         #expect(merged.handled == true)
     }
+
+    /// Found by the differential runner (seed 20527). Appendix D computes a transition's domain in
+    /// exitStates and again in computeEntrySet, after exitStates recorded the history it targets;
+    /// here the recorded `a1` gives the domain `a`, so the letter of the algorithm exits `p` and
+    /// does not enter it again, leaving `a` active without its parent (3.11 forbids it), as
+    /// python-statemachine does. The domain is computed once: `p` is exited and entered again.
+    @Test("a transition to the history of a parallel state with one region enters that state again")
+    func historyOfParallelStateWithOneRegion() throws {
+        var (machine, log) = try machine(
+            """
+            <parallel id="p">
+              <onentry><log expr="'enter p'"/></onentry>
+              <onexit><log expr="'exit p'"/></onexit>
+              <history id="h" type="deep"><transition target="a"/></history>
+              <state id="a" initial="a1">
+                <state id="a1"><transition event="go" target="h"/></state>
+              </state>
+            </parallel>
+            """)
+        try machine.send(SCXMLEvent("go"))
+        #expect(machine.configuration == ["p", "a", "a1"])
+        #expect(log.lines == ["enter p", "exit p", "enter p"])
+    }
 }
