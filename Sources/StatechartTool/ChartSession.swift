@@ -12,12 +12,20 @@ struct ChartSession {
     /// How long to wait, in real time, for events on their way through event I/O processors.
     let eventWaitLimit: Duration
 
-    /// What a step did.
+    /// What a step did: under `run --json`, one line of JSON.
     struct Outcome: Encodable {
         /// The step as written.
         var step: String
+        /// The event sent, with its data; `nil` for a wait or the start.
+        var event: SentEvent?
         /// Whether a transition handled the event; `nil` for a wait or the start.
         var handled: Bool?
+        /// The transitions taken, in order, in every microstep of the step.
+        var transitions: [Transition]
+        /// The states exited, in order, in every microstep.
+        var exited: [String]
+        /// The states entered, in order, in every microstep.
+        var entered: [String]
         /// The active atomic states after it.
         var active: [String]
         /// Every active state after it.
@@ -28,13 +36,36 @@ struct ChartSession {
         var time: Double
         /// `running` or `finished`.
         var status: String
-        /// The top session's microsteps.
+        /// The top session's microsteps, as `--trace` prints them.
         var microsteps: [String]
         /// What `<log>` elements wrote, in every session.
         var logs: [String]
         /// The `error.execution` and `error.communication` events the top session processed, as
         /// `file:line:column: error: error.execution from <element>: reason`.
         var errors: [String]
+
+        /// An event a step sent.
+        struct SentEvent: Encodable {
+            /// Its name.
+            var name: String
+            /// Its data, as JSON; absent when it has none.
+            var data: SCXMLValue?
+        }
+
+        /// A transition taken.
+        struct Transition: Encodable {
+            /// The event that selected it; absent for an eventless transition and the start.
+            var event: String?
+            /// The state it belongs to; absent for the chart's initial transition.
+            var source: String?
+            /// Its targets as written; empty for a targetless transition.
+            var targets: [String]
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case step, event, handled, transitions, exited, entered, active, configuration, invoked, time, status
+            case logs, errors
+        }
     }
 
     /// How many instants (an event, or a moment at which timers fire) the session may take in all;
@@ -82,15 +113,15 @@ struct ChartSession {
     mutating func take(_ step: Step, progress: ((Outcome) -> Void)? = nil) async throws -> Outcome {
         do {
             switch step {
-            case .event(let name):
+            case .event(let name, let data):
                 guard isKnown(name) else {
                     throw CommandError(
                         "the chart has no event '\(name)'; its events are \(eventNames.joined(separator: ", "))")
                 }
                 try countStep()
-                var result = try session.send(SCXMLEvent(name))
+                var result = try session.send(SCXMLEvent(name, data: data))
                 result.merge(try await session.settle(upTo: eventWaitLimit))
-                return outcome(step.label, result)
+                return outcome(step.label, result, event: .init(name: name, data: data))
             case .wait(let duration, _):
                 let target = session.now + duration
                 var result = SCXMLStep()
@@ -140,12 +171,19 @@ struct ChartSession {
     /// The events some transition of the active states (or their ancestors) takes now.
     var eventsHandledNow: [String] { session.machine.handledEventNames }
 
-    func outcome(_ label: String, _ step: SCXMLStep) -> Outcome {
+    func outcome(_ label: String, _ step: SCXMLStep, event: Outcome.SentEvent? = nil) -> Outcome {
         let now = session.now.components
         var invoked: [String: [String]] = [:]
         for id in session.childSessionIDs { invoked[id] = session.activeStates(ofSession: id) }
+        let transitions = step.microsteps.flatMap { microstep in
+            microstep.transitions.map {
+                Outcome.Transition(event: microstep.event, source: $0.source, targets: $0.targets)
+            }
+        }
         return Outcome(
-            step: label, handled: step.handled, active: session.activeStates, configuration: session.configuration,
+            step: label, event: event, handled: step.handled, transitions: transitions,
+            exited: step.microsteps.flatMap(\.exited), entered: step.microsteps.flatMap(\.entered),
+            active: session.activeStates, configuration: session.configuration,
             invoked: invoked, time: Double(now.seconds) + Double(now.attoseconds) / 1e18,
             status: session.status.rawValue, microsteps: step.microsteps.map { "\($0)" },
             logs: logLines(step), errors: step.errors.map(\.description))

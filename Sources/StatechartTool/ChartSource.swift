@@ -37,9 +37,12 @@ struct ChartSource {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int,
             size > limits.documentSize
         {
-            throw CommandError(
-                "\(path):1:1: error: the document has \(size) bytes, more than the limit documentSize of \(limits.documentSize) bytes (--document-size raises it)"
-            )
+            var error = CommandError(
+                "\(path):1:1: error: the document has \(size) bytes, more than the limit documentSize of \(limits.documentSize) bytes (--document-size raises it)",
+                location: SourcePosition(file: path, line: 1, column: 1))
+            error.message =
+                "the document has \(size) bytes, more than the limit documentSize of \(limits.documentSize) bytes (--document-size raises it)"
+            throw error
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandError("\(path) cannot be read")
@@ -51,7 +54,7 @@ struct ChartSource {
                     data, file: path, dataModels: BuiltDataModels.all, maximumSize: limits.documentSize), name: path,
                 isBundled: false)
         } catch {
-            throw CommandError(error.description)
+            throw CommandError(error)
         }
     }
 

@@ -267,9 +267,11 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
         // recorded states give a smaller domain, the parallel state that owns the history is exited
         // but not entered again, and its children are active without it, which a configuration may
         // not be (3.11). We compute the domain once; python-statemachine follows the letter.
-        if Self.isLegal(here.configuration, parents: parents), let orphan = Self.orphan(in: there.configuration, parents: parents)
+        if Self.isLegal(here.configuration, parents: parents),
+            let orphan = Self.orphan(in: there.configuration, parents: parents)
         {
-            return "the oracle's configuration is not legal (\(orphan.child) is active, its parent \(orphan.parent) is not): "
+            return
+                "the oracle's configuration is not legal (\(orphan.child) is active, its parent \(orphan.parent) is not): "
                 + "Appendix D recomputes a transition's domain after recording the history it targets"
         }
         return nil

@@ -11,7 +11,7 @@ public struct ReplCommand: AsyncParsableCommand {
         commandName: "repl",
         abstract: "Send events to an SCXML chart from a prompt.",
         discussion: """
-            Type an event name to send it, `wait 5s` to let time pass on the virtual clock, `states` to \
+            Type an event name to send it (NAME={"json": 1} with data), `wait 5s` to let time pass on the virtual clock, `states` to \
             see every active state, `help` for this list, and `quit` (or end of input) to leave. After \
             each step the active states and the events they handle are shown. Without a CHART, the \
             bundled media player runs.
@@ -72,7 +72,9 @@ public struct ReplCommand: AsyncParsableCommand {
             case "quit", "exit":
                 return
             case "help":
-                emit("an event name sends it; wait 5s lets time pass; states shows every active state; quit leaves")
+                emit(
+                    "an event name sends it (NAME=JSON with data); wait 5s lets time pass; states shows every active state; quit leaves"
+                )
             case "states":
                 emit("configuration: [\(session.session.configuration.joined(separator: ", "))]")
                 for id in session.session.childSessionIDs {

@@ -3,17 +3,18 @@ import Foundation
 import Statecharts
 import StatechartsSCXML
 
-/// `statechart run [CHART] [--events a,b,c | --script FILE] [--json] [--http]`: runs an SCXML
-/// document in a session on a virtual clock, with the sessions it invokes, and prints where it is
-/// after each step.
+/// `statechart run [CHART] [-e STEP ... | --events a,b,c | --script FILE] [--json] [--http]`: runs
+/// an SCXML document in a session on a virtual clock, with the sessions it invokes, and prints where
+/// it is after each step.
 public struct RunCommand: AsyncParsableCommand {
     /// The command's description.
     public static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run an SCXML chart, step by step, on a virtual clock.",
         discussion: """
-            A step is an event name, sent as an external event, or `wait DURATION` (5s, 250ms, 2m, 1h; \
-            +5s for short), which moves the clock forward and fires the timers that fall due. After the \
+            A step is an event name, sent as an external event, with its data as JSON after `=` if it has \
+            any (login={"user": "ann"}), or `wait DURATION` (5s, 250ms, 2m, 1h; +5s for short), which \
+            moves the clock forward and fires the timers that fall due. After the \
             start and after each step, the active states are printed, with those of the sessions the \
             document invokes; <log> output is printed as it happens. The document runs as `statechart \
             test` and the library run it: invoked documents, events between sessions, delayed events. \
@@ -25,8 +26,17 @@ public struct RunCommand: AsyncParsableCommand {
     @Argument(help: "An SCXML document; the bundled media player when omitted.")
     public var chart: String?
 
+    /// Steps, one per option, in order.
+    @Option(
+        name: [.customShort("e"), .customLong("event")],
+        help: """
+            A step: NAME, NAME=JSON (the event with its data) or `wait DURATION`; repeat it for more \
+            steps, which run in order: -e play -e 'seek={"to": 30}' -e 'wait 2s'.
+            """)
+    public var event: [String] = []
+
     /// Steps, comma-separated.
-    @Option(name: .shortAndLong, help: "Steps, separated by commas: play,wait 2s,pause.")
+    @Option(help: "Steps, separated by commas: play,wait 2s,pause (data with commas needs -e).")
     public var events: String?
 
     /// A file of steps.
@@ -37,8 +47,13 @@ public struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print every microstep: the states exited and entered.")
     public var trace = false
 
-    /// Whether to print JSON.
-    @Flag(help: "Print the steps as JSON.")
+    /// Whether to print JSON Lines.
+    @Flag(
+        help: """
+            Print JSON Lines as the run goes: one object per step and per instant at which timers \
+            fire (step, event with its data, handled, transitions, exited, entered, active, \
+            configuration, invoked, time, status, logs, errors). A failure is one object {"error": ...}.
+            """)
     public var json = false
 
     /// Whether to give the document the Basic HTTP Event I/O Processor.
@@ -67,7 +82,8 @@ public struct RunCommand: AsyncParsableCommand {
 
     /// Checks that at most one source of steps is given.
     public func validate() throws {
-        if events != nil && script != nil { throw ValidationError("give --events or --script, not both") }
+        let sources = [!event.isEmpty, events != nil, script != nil].filter { $0 }.count
+        if sources > 1 { throw ValidationError("give the steps one way: -e/--event, --events or --script") }
         if maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
     }
 
@@ -83,11 +99,14 @@ public struct RunCommand: AsyncParsableCommand {
         for warning in session.warnings { printToStandardError("\(warning)") }
         var problemsShown = session.warnings.count
         // Each step is printed as it happens, and none is kept: a run takes the same memory
-        // however long it is. Under --json, the array is written one element at a time.
+        // however long it is. Under --json, each is one line of JSON.
         let terminal = isatty(STDOUT_FILENO) == 1
-        var written = 0
-        // What a wait does is printed as it happens; under --json it is in the wait's element.
+        // What a wait does at each instant is printed as it happens.
         func progress(_ outcome: ChartSession.Outcome) {
+            if json {
+                print(Self.json(outcome))
+                return
+            }
             for line in outcome.logs { print("  log \(terminal ? Self.printable(line) : line)") }
             // Why a document went where it did: the errors it raised, on standard error. A
             // document's own text, so shown with its control characters escaped.
@@ -100,30 +119,20 @@ public struct RunCommand: AsyncParsableCommand {
         func report(_ outcome: ChartSession.Outcome) {
             for problem in session.session.problems.dropFirst(problemsShown) { printToStandardError("\(problem)") }
             problemsShown = session.session.problems.count
-            if json {
-                print((written == 0 ? "[\n" : ",\n") + Self.json(outcome), terminator: "")
-                written += 1
-                return
-            }
             progress(outcome)
-            print(Self.line(outcome))
-        }
-        func finish() {
-            if json { print(written == 0 ? "[]" : "\n]") }
+            if !json { print(Self.line(outcome)) }
         }
         do {
             report(try await session.start())
             for step in steps {
                 if session.session.status == .finished { break }
-                report(try await session.take(step, progress: json ? nil : progress))
+                report(try await session.take(step, progress: progress))
             }
         } catch {
             await processors.stop()
-            finish()
             throw error
         }
         await processors.stop()
-        finish()
         if session.session.status == .finished && !json { print("finished") }
     }
 
@@ -156,6 +165,9 @@ public struct RunCommand: AsyncParsableCommand {
     }
 
     func steps(for source: ChartSource) throws -> [Step] {
+        if !event.isEmpty {
+            return try event.map { try Step(parsing: $0) }
+        }
         if let events {
             return try events.split(separator: ",").map { try Step(parsing: String($0)) }
         }
@@ -168,9 +180,10 @@ public struct RunCommand: AsyncParsableCommand {
         return source.isBundled ? try BundledCharts.mediaPlayerDemo.map { try Step(parsing: $0) } : []
     }
 
+    /// One line of JSON.
     static func json(_ outcome: ChartSession.Outcome) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(outcome) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }

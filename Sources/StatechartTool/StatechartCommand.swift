@@ -1,11 +1,21 @@
 import ArgumentParser
+import Foundation
 
 /// The `statechart` command: check, run and test statecharts written in SCXML.
 public struct StatechartCommand: AsyncParsableCommand {
+    /// The version `statechart --version` prints: the next release, as the changelog names it,
+    /// with `-dev` until it is released.
+    public static let version = "0.2.0-dev"
+
     /// The command's description and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "statechart",
         abstract: "Run, check, draw and test statecharts written in SCXML.",
+        discussion: """
+            Shell completion: `statechart --generate-completion-script bash` (or zsh, fish) prints a \
+            script for your shell; see the README.
+            """,
+        version: version,
         subcommands: [
             RunCommand.self, ReplCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self,
             DifferentialCommand.self,
@@ -13,4 +23,64 @@ public struct StatechartCommand: AsyncParsableCommand {
 
     /// A command ready to parse.
     public init() {}
+
+    /// Parses `arguments` (without the program's name), runs the command and exits. Under
+    /// `--json`, a failure to parse, to load a document or to run is written on standard output as
+    /// one JSON object, ``errorJSON(_:)``, with the same non-zero status as the text form.
+    public static func main(arguments: [String]) async -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+            Self.exit(withError: nil)
+        } catch {
+            let status = exitCode(for: error)
+            let message = fullMessage(for: error)
+            guard arguments.contains("--json"), status != .success, !message.isEmpty else { exit(withError: error) }
+            print(errorJSON(error))
+            exit(withError: ExitCode(status.rawValue))
+        }
+    }
+
+    /// The JSON form of an error: `{"error": {"message": ..., "file": ..., "line": ..., "column": ...}}`,
+    /// with `null` where the error is not in a document.
+    public static func errorJSON(_ error: any Error) -> String {
+        let body: ErrorBody
+        if let error = error as? CommandError {
+            body = ErrorBody(
+                message: error.message, file: error.location?.file, line: error.location?.line,
+                column: error.location?.column)
+        } else {
+            var message = fullMessage(for: error)
+            if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+            // A usage error's message ends with a usage line; the first line says what is wrong.
+            body = ErrorBody(
+                message: String(message.split(separator: "\n").first ?? ""), file: nil, line: nil, column: nil)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(["error": body]) else { return #"{"error":{"message":"unknown error"}}"# }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The fields of ``errorJSON(_:)``.
+    struct ErrorBody: Encodable {
+        var message: String
+        var file: String?
+        var line: Int?
+        var column: Int?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(message, forKey: .message)
+            try container.encode(file, forKey: .file)
+            try container.encode(line, forKey: .line)
+            try container.encode(column, forKey: .column)
+        }
+
+        enum CodingKeys: String, CodingKey { case message, file, line, column }
+    }
 }

@@ -1,23 +1,26 @@
 import Foundation
+import StatechartsSCXML
 
 /// One step of a run: an event to send or time to let pass.
 public enum Step: Equatable, Sendable {
-    /// Send the event with this name.
-    case event(String)
+    /// Send the event with this name, and this data (`_event.data`) if there is any.
+    case event(String, data: SCXMLValue? = nil)
     /// Move the virtual clock forward.
     case wait(Duration, written: String)
 
     /// How the step is shown in a run's output.
     public var label: String {
         switch self {
-        case .event(let name): name
+        case .event(let name, nil): name
+        case .event(let name, let data?): "\(name)=\(data.json)"
         case .wait(_, let written): "wait \(written)"
         }
     }
 
-    /// A step from its written form: `wait 5s`, `+5s` or an event name.
+    /// A step from its written form: `wait 5s`, `+5s`, an event name, or an event name with its
+    /// data as JSON after `=`: `login={"user": "ann"}`.
     ///
-    /// - Throws: ``CommandError`` for a wait whose duration cannot be read.
+    /// - Throws: ``CommandError`` for a wait whose duration cannot be read, or data that is not JSON.
     public init(parsing text: String) throws(CommandError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         var duration: String?
@@ -27,7 +30,22 @@ public enum Step: Equatable, Sendable {
             duration = trimmed.dropFirst(4).trimmingCharacters(in: .whitespaces)
         }
         guard let duration else {
-            self = .event(trimmed)
+            guard let equals = trimmed.firstIndex(of: "=") else {
+                self = .event(trimmed)
+                return
+            }
+            let name = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+            let json = String(trimmed[trimmed.index(after: equals)...])
+            guard !name.isEmpty else {
+                throw CommandError(
+                    "'\(trimmed)' has data but no event name: write NAME=JSON, such as go={\"speed\": 2}")
+            }
+            guard let data = SCXMLValue(json: json) else {
+                throw CommandError(
+                    "the data of event '\(name)' is not JSON: \(json) (write it as JSON: 2, \"text\", [1, 2] or {\"key\": 1})"
+                )
+            }
+            self = .event(name, data: data)
             return
         }
         guard let value = Self.duration(duration) else {

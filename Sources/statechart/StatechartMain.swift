@@ -1,9 +1,9 @@
-import ArgumentParser
 import StatechartTool
 
-/// The `statechart` executable: the root command, with `@main` so that ArgumentParser's
-/// asynchronous entry point runs the commands.
+/// The `statechart` executable: the root command, run so that `--json` failures are JSON too.
 @main
-struct StatechartMain: AsyncParsableCommand {
-    static let configuration = StatechartCommand.configuration
+enum StatechartMain {
+    static func main() async {
+        await StatechartCommand.main(arguments: Array(CommandLine.arguments.dropFirst()))
+    }
 }

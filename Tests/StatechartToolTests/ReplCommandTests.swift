@@ -21,7 +21,7 @@ struct ReplCommandTests {
                 >   log lamp: no one touched it for a minute
                 wait 61s → [off]
                   events now: toggle
-                > an event name sends it; wait 5s lets time pass; states shows every active state; quit leaves
+                > an event name sends it (NAME=JSON with data); wait 5s lets time pass; states shows every active state; quit leaves
                 > toggle → [dim]
                   events now: toggle, timeout, brighter
                 > 
@@ -43,5 +43,14 @@ struct ReplCommandTests {
         let output = try CommandLine.run(["repl", "missing.scxml"], input: "")
         #expect(output.status != 0)
         #expect(output.standardError == "Error: no such file: missing.scxml\n")
+    }
+
+    @Test("an event typed with data as JSON is sent with it; data that is not JSON is an error, not a step")
+    func eventData() throws {
+        let output = try CommandLine.run(
+            ["repl", "Examples/lamp.scxml"], input: "toggle={bad\ntoggle={\"by\": \"ann\"}\n")
+        #expect(output.status == 0)
+        #expect(output.standardOutput.contains("> error: the data of event 'toggle' is not JSON: {bad"))
+        #expect(output.standardOutput.contains("> toggle={\"by\":\"ann\"} → [dim]\n"))
     }
 }

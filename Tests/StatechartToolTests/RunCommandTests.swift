@@ -1,4 +1,6 @@
 import Foundation
+import StatechartTool
+import StatechartsSCXML
 import Testing
 
 /// `statechart run`, run as a built binary.
@@ -61,25 +63,152 @@ struct RunCommandTests {
                 """)
     }
 
-    @Test("--json prints every step with its configuration, time and logs")
+    /// One line of `run --json`.
+    struct JSONStep: Decodable {
+        struct Event: Decodable, Equatable {
+            var name: String
+            var data: SCXMLValue?
+        }
+        struct Transition: Decodable, Equatable {
+            var event: String?
+            var source: String?
+            var targets: [String]
+        }
+        var step: String
+        var event: Event?
+        var transitions: [Transition]
+        var exited: [String]
+        var entered: [String]
+        var active: [String]
+        var configuration: [String]
+        var time: Double
+        var status: String
+        var logs: [String]
+        var handled: Bool?
+    }
+
+    /// The lines of `output`, each decoded on its own: JSON Lines.
+    func jsonLines(_ output: String) throws -> [JSONStep] {
+        try output.split(separator: "\n").map { try JSONDecoder().decode(JSONStep.self, from: Data($0.utf8)) }
+    }
+
+    @Test("--json prints JSON Lines: each step, and each instant at which timers fire, as it happens")
     func json() throws {
         let output = try CommandLine.run(["run", "Examples/lamp.scxml", "--events", "toggle,+60s", "--json"])
         #expect(output.status == 0)
-        struct Step: Decodable {
-            var step: String
-            var active: [String]
-            var configuration: [String]
-            var time: Double
-            var status: String
-            var logs: [String]
-            var handled: Bool?
-        }
-        let steps = try JSONDecoder().decode([Step].self, from: Data(output.standardOutput.utf8))
-        #expect(steps.map(\.step) == ["start", "toggle", "wait 60s"])
+        let steps = try jsonLines(output.standardOutput)
+        #expect(steps.map(\.step) == ["start", "toggle", "wait 60s (at 60.0 seconds)", "wait 60s"])
+        #expect(steps[0].transitions == [.init(event: nil, source: nil, targets: ["off"])])
+        #expect(steps[1].event == .init(name: "toggle", data: nil))
+        #expect(steps[1].transitions == [.init(event: "toggle", source: "off", targets: ["on"])])
+        #expect(steps[1].exited == ["off"])
+        #expect(steps[1].entered == ["on", "dim"])
         #expect(steps[1].configuration == ["on", "dim"])
         #expect(steps[1].handled == true)
         #expect(steps[2].time == 60)
+        #expect(steps[2].transitions == [.init(event: "timeout", source: "on", targets: ["off"])])
         #expect(steps[2].logs == ["lamp: no one touched it for a minute"])
+        #expect(steps[3].time == 60)
+        #expect(steps[3].transitions.isEmpty)
+    }
+
+    @Test("-e NAME=JSON sends the event with its data, which guards read; -e steps run in order")
+    func eventData() throws {
+        let directory = try CommandLine.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("login.scxml")
+        try """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="out">
+          <state id="out">
+            <transition event="login" cond="_event.data.user === 'ann' &amp;&amp; _event.data.codes[1] === 2" target="in"/>
+          </state>
+          <state id="in"><transition event="logout" target="out"/></state>
+        </scxml>
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let output = try CommandLine.run([
+            "run", file.path, "-e", #"login={"user": "bob", "codes": [1, 2]}"#, "-e", "wait 1s",
+            "-e", #"login={"user": "ann", "codes": [1, 2]}"#, "--json",
+        ])
+        #expect(output.status == 0, "\(output.standardError)")
+        let steps = try jsonLines(output.standardOutput)
+        #expect(steps.map(\.active) == [["out"], ["out"], ["out"], ["in"]])
+        #expect(steps.map(\.handled) == [nil, false, nil, true])
+        #expect(steps[3].event?.data == .object(["user": .string("ann"), "codes": .array([.number(1), .number(2)])]))
+        let text = try CommandLine.run(["run", file.path, "-e", "login=\"ann\"", "-e", "+1s"])
+        #expect(text.standardOutput == "start → [out]\nlogin=\"ann\" (not handled) → [out]\nwait 1s → [out]\n")
+    }
+
+    @Test(
+        "under --json, a usage, data, load or run failure is one JSON object and a non-zero status",
+        arguments: [
+            (["run", "--bogus"], 64, "Unknown option '--bogus'"),
+            (
+                ["run", "-e", "toggle", "--events", "toggle"], 64,
+                "give the steps one way: -e/--event, --events or --script"
+            ),
+            (
+                ["run", "Examples/lamp.scxml", "-e", "toggle={bad"], 1,
+                #"the data of event 'toggle' is not JSON: {bad (write it as JSON: 2, "text", [1, 2] or {"key": 1})"#
+            ),
+            (
+                ["run", "Examples/lamp.scxml", "-e", "fly"], 1,
+                "the chart has no event 'fly'; its events are toggle, timeout, brighter, dimmer"
+            ),
+            (["check", "Examples/nowhere.scxml"], 1, "no such file: Examples/nowhere.scxml"),
+        ])
+    func jsonErrors(arguments: [String], status: Int32, message: String) throws {
+        let output = try CommandLine.run(arguments + ["--json"])
+        #expect(output.status == status)
+        let lines = output.standardOutput.split(separator: "\n")
+        let last = try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any]
+        let error = try #require(last?["error"] as? [String: Any])
+        #expect(error["message"] as? String == message)
+        #expect(error["file"] is NSNull)
+        #expect(error.keys.sorted() == ["column", "file", "line", "message"])
+    }
+
+    @Test("under --json, a document that cannot be built is reported with its file, line and column")
+    func jsonLoadError() throws {
+        let directory = try CommandLine.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("broken.scxml")
+        try """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+          <state id="a"><transition event="go" target="nowhere"/></state>
+        </scxml>
+        """.write(to: file, atomically: true, encoding: .utf8)
+        for command in ["run", "check"] {
+            let output = try CommandLine.run([command, file.path, "--json"])
+            #expect(output.status == 1)
+            let object = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
+            let error = try #require(object?["error"] as? [String: Any])
+            #expect(error["file"] as? String == file.path)
+            #expect(error["line"] as? Int == 2)
+            #expect((error["column"] as? Int ?? 0) > 0)
+            #expect((error["message"] as? String ?? "").contains("nowhere"))
+        }
+    }
+
+    @Test("--version prints the version the changelog and the README name")
+    func version() throws {
+        let output = try CommandLine.run(["--version"])
+        #expect(output.status == 0)
+        let version = output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(version == StatechartCommand.version)
+        let release = String(version.prefix { $0 != "-" })
+        for file in ["CHANGELOG.md", "README.md"] {
+            let text = try String(contentsOf: CommandLine.packageRoot.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.contains(release), "\(file) names \(release)")
+        }
+    }
+
+    @Test("completion scripts: argument-parser writes one for each shell, with the subcommands")
+    func completion() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let output = try CommandLine.run(["--generate-completion-script", shell])
+            #expect(output.status == 0)
+            #expect(output.standardOutput.contains("differential"))
+        }
     }
 
     @Test("--trace prints the microsteps")
