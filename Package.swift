@@ -49,7 +49,14 @@ let package = Package(
                 App Store review rejects apps that call them, so it is off by default; without it, Apple \
                 builds do not bound scripts. Linux builds always use these functions, which WebKitGTK exports.
                 """),
-        .default(enabledTraits: ["ECMAScript", "HTTP"]),
+        .trait(
+            name: "LineEditing",
+            description: """
+                Line editing, history kept across runs and completion of event names in `statechart repl`, \
+                on libedit: part of the system on macOS, the Debian package libedit-dev on Linux. Without \
+                it, the repl reads plain lines.
+                """),
+        .default(enabledTraits: ["ECMAScript", "HTTP", "LineEditing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -105,12 +112,16 @@ let package = Package(
                 "Statecharts", "StatechartsSCXML",
                 .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
             ]),
+        // libedit's readline interface, found with pkg-config on Linux.
+        .systemLibrary(
+            name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"]), .brew(["libedit"])]),
         // The commands of the `statechart` tool, as a library the tests call.
         .target(
             name: "StatechartTool",
             dependencies: [
                 "Statecharts", "StatechartsSCXML", "StatechartsTesting",
                 .target(name: "StatechartsHTTP", condition: .when(traits: ["HTTP"])),
+                .target(name: "CEditLine", condition: .when(traits: ["LineEditing"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

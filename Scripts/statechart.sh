@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the statechart tool: installs JavaScriptCore when it is missing (Scripts/javascriptcore.sh),
+# Runs the statechart tool: installs the C libraries of the default traits when they are missing
+# (JavaScriptCore and libedit: Scripts/system-libraries.sh),
 # then swift run statechart with the arguments given, from the folder you are in.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-"$root/Scripts/javascriptcore.sh"
+"$root/Scripts/system-libraries.sh"
 exec swift run --package-path "$root" statechart "$@"

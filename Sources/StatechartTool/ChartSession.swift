@@ -81,14 +81,40 @@ struct ChartSession {
         self.source = source
         self.eventWaitLimit = eventWaitLimit
         self.maximumSteps = maximumSteps
-        session = SCXMLSession(
-            chart: source.chart,
-            options: .init(
-                sessionID: "statechart", limits: limits, dataModels: source.dataModels,
-                eventProcessors: eventProcessors,
-                recordsMicrosteps: true))
+        options = .init(
+            sessionID: "statechart", limits: limits, dataModels: source.dataModels, eventProcessors: eventProcessors,
+            recordsMicrosteps: true)
+        session = SCXMLSession(chart: source.chart, options: options)
         eventNames = source.chart.statechart.eventNames
     }
+
+    /// The options the session runs with.
+    let options: SCXMLSession.Options
+
+    /// The session's whole state now, to go back to with ``restore(_:)``.
+    ///
+    /// - Throws: ``CommandError`` while events are on their way through an event I/O processor.
+    func archive() throws -> SCXMLSessionArchive {
+        do {
+            return try session.archive()
+        } catch {
+            throw CommandError("the session cannot be saved now: \(error)")
+        }
+    }
+
+    /// Puts the session back in the state `archive` recorded, with the sessions it had invoked.
+    ///
+    /// - Throws: ``CommandError`` when the archive cannot be restored.
+    mutating func restore(_ archive: SCXMLSessionArchive) throws {
+        do {
+            session = try SCXMLSession(chart: source.chart, restoring: archive, options: options)
+        } catch {
+            throw CommandError("the session cannot be restored: \(error)")
+        }
+    }
+
+    /// What the session is now, as the outcome of a step named `label` that did nothing else.
+    func current(_ label: String) -> Outcome { outcome(label, SCXMLStep()) }
 
     /// Problems that the session found before it started, such as a `<send>` through an event
     /// I/O processor it was not given.

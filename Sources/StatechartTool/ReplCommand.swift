@@ -11,10 +11,14 @@ public struct ReplCommand: AsyncParsableCommand {
         commandName: "repl",
         abstract: "Send events to an SCXML chart from a prompt.",
         discussion: """
-            Type an event name to send it (NAME={"json": 1} with data), `wait 5s` to let time pass on the virtual clock, `states` to \
-            see every active state, `help` for this list, and `quit` (or end of input) to leave. After \
-            each step the active states and the events they handle are shown. Without a CHART, the \
-            bundled media player runs.
+            Type an event name to send it (NAME={"key": 1} sends it with data), `:wait 5s` to let time \
+            pass on the virtual clock, `:state` to see every active state, `:undo` to go back one step, \
+            `:help` for this list, and `:quit` (or end of input) to leave; `wait 5s`, `states`, `help` \
+            and `quit` work without the colon. After each step the active states and the events they \
+            handle are shown. On a terminal, lines can be edited, Tab completes the events the active \
+            states handle and the commands, and the history is kept across runs in \
+            $XDG_STATE_HOME/statechart/repl_history ($STATECHART_HISTORY changes it). Without a CHART, \
+            the bundled media player runs.
             """)
 
     /// The chart.
@@ -50,7 +54,7 @@ public struct ReplCommand: AsyncParsableCommand {
         var session = ChartSession(
             source: source, eventProcessors: processors.processors, limits: limits, maximumSteps: maxSteps)
         for warning in session.warnings { printToStandardError("\(warning)") }
-        emit("\(source.name): events are \(session.eventNames.joined(separator: ", ")). Type help for commands.")
+        emit("\(source.name): events are \(session.eventNames.joined(separator: ", ")). Type :help for commands.")
         do {
             show(try await session.start(), session)
             try await converse(with: &session)
@@ -61,38 +65,75 @@ public struct ReplCommand: AsyncParsableCommand {
         await processors.stop()
     }
 
+    /// What `:help` prints.
+    static let help = """
+        an event name sends it (NAME=JSON with data); :wait 5s lets time pass; :state shows every active state; \
+        :undo goes back one step; :quit leaves
+        """
+
+    /// The commands Tab completes, besides the events.
+    static let commands = [":help", ":state", ":wait", ":undo", ":quit"]
+
+    /// How many steps `:undo` can go back.
+    static let undoDepth = 100
+
     /// Reads lines and answers them until `quit` or the end of input.
     func converse(with session: inout ChartSession) async throws {
-        prompt()
-        while let line = readLine() {
+        let reader = LineReader(historyFile: LineReader.defaultHistoryFile())
+        // The session before each step, for :undo.
+        var previous: [SCXMLSessionArchive] = []
+        while true {
+            reader.completions =
+                session.session.status == .finished ? Self.commands : session.eventsHandledNow + Self.commands
+            guard let line = reader.read(prompt: "> ") else { break }
             let text = line.trimmingCharacters(in: .whitespaces)
+            reader.remember(text)
             switch text {
             case "":
                 break
-            case "quit", "exit":
+            case ":quit", "quit", "exit":
                 return
-            case "help":
-                emit(
-                    "an event name sends it (NAME=JSON with data); wait 5s lets time pass; states shows every active state; quit leaves"
-                )
-            case "states":
+            case ":help", "help":
+                emit(Self.help)
+            case ":state", "states":
                 emit("configuration: [\(session.session.configuration.joined(separator: ", "))]")
                 for id in session.session.childSessionIDs {
                     let states = session.session.machine(ofSession: id)?.configuration ?? []
                     emit("  invoked \(id): [\(states.joined(separator: ", "))]")
                 }
-            default:
-                if session.session.status == .finished {
-                    emit("the machine has finished; quit to leave")
+            case ":undo":
+                guard let archive = previous.popLast() else {
+                    emit("nothing to undo")
                     break
                 }
                 do {
-                    show(try await session.take(Step(parsing: text)), session)
+                    try session.restore(archive)
+                    show(session.current("undo"), session)
+                } catch let error as CommandError {
+                    emit("error: \(error.description)")
+                }
+            default:
+                if text.hasPrefix(":") && !text.hasPrefix(":wait") {
+                    emit("unknown command \(text); :help lists them")
+                    break
+                }
+                if session.session.status == .finished {
+                    emit("the machine has finished; :undo goes back, :quit leaves")
+                    break
+                }
+                do {
+                    let step = try Step(parsing: text.hasPrefix(":wait") ? String(text.dropFirst()) : text)
+                    let before = try? session.archive()
+                    let outcome = try await session.take(step)
+                    if let before {
+                        previous.append(before)
+                        if previous.count > Self.undoDepth { previous.removeFirst() }
+                    }
+                    show(outcome, session)
                 } catch let error as CommandError {
                     emit("error: \(error.description)")
                 }
             }
-            prompt()
         }
         emit()
     }
@@ -108,8 +149,6 @@ public struct ReplCommand: AsyncParsableCommand {
             emit("  events now: \(session.eventsHandledNow.joined(separator: ", "))")
         }
     }
-
-    func prompt() { emit("> ", terminator: "") }
 
     /// Writes straight to standard output, unbuffered, so that the prompt shows before input is read.
     func emit(_ text: String = "", terminator: String = "\n") {

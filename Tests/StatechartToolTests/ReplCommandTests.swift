@@ -11,7 +11,7 @@ struct ReplCommandTests {
         #expect(output.status == 0)
         #expect(
             output.standardOutput == """
-                Examples/lamp.scxml: events are toggle, timeout, brighter, dimmer. Type help for commands.
+                Examples/lamp.scxml: events are toggle, timeout, brighter, dimmer. Type :help for commands.
                 start → [off]
                   events now: toggle
                 > toggle → [dim]
@@ -21,7 +21,7 @@ struct ReplCommandTests {
                 >   log lamp: no one touched it for a minute
                 wait 61s → [off]
                   events now: toggle
-                > an event name sends it (NAME=JSON with data); wait 5s lets time pass; states shows every active state; quit leaves
+                > an event name sends it (NAME=JSON with data); :wait 5s lets time pass; :state shows every active state; :undo goes back one step; :quit leaves
                 > toggle → [dim]
                   events now: toggle, timeout, brighter
                 > 
@@ -52,5 +52,32 @@ struct ReplCommandTests {
         #expect(output.status == 0)
         #expect(output.standardOutput.contains("> error: the data of event 'toggle' is not JSON: {bad"))
         #expect(output.standardOutput.contains("> toggle={\"by\":\"ann\"} → [dim]\n"))
+    }
+
+    @Test(":undo goes back one step at a time, :wait lets time pass, an unknown command says so")
+    func undo() throws {
+        let output = try CommandLine.run(
+            ["repl", "Examples/lamp.scxml"], input: ":undo\ntoggle\nbrighter\n:wait 61s\n:undo\n:undo\n:fly\n:quit\n")
+        #expect(output.status == 0)
+        #expect(
+            output.standardOutput == """
+                Examples/lamp.scxml: events are toggle, timeout, brighter, dimmer. Type :help for commands.
+                start → [off]
+                  events now: toggle
+                > nothing to undo
+                > toggle → [dim]
+                  events now: toggle, timeout, brighter
+                > brighter → [bright]
+                  events now: toggle, timeout, dimmer
+                >   log lamp: no one touched it for a minute
+                wait 61s → [off]
+                  events now: toggle
+                > undo → [bright]
+                  events now: toggle, timeout, dimmer
+                > undo → [dim]
+                  events now: toggle, timeout, brighter
+                > unknown command :fly; :help lists them
+                > 
+                """)
     }
 }
