@@ -116,7 +116,7 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
         case skipped(String)
         case compared(steps: Int, stopped: Bool)
         /// The oracle departed from the W3C algorithm in a known way (the reason, without the step).
-        case departure(step: Int, reason: String)
+        case departure(step: Int, Departure)
         case diverged(report: String, chart: String, events: [String])
     }
 
@@ -154,9 +154,9 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
                     compared += 1
                     steps += taken
                     if atLimit { stopped += 1 }
-                case .departure(let step, let reason):
-                    departures[reason, default: 0] += 1
-                    if showSkips { print("DEPARTURE seed \(chartSeed) at step \(step): \(reason)") }
+                case .departure(let step, let departure):
+                    departures[departure.kind, default: 0] += 1
+                    if showSkips { print("DEPARTURE seed \(chartSeed) at step \(step): \(departure)") }
                 case .diverged(let report, let chart, let events):
                     divergent.append("seed \(chartSeed)")
                     print(report)
@@ -218,8 +218,8 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
         }
         let length = min(ours.count, theirs.count)
         if let step = (0..<length).first(where: { !Self.agree(ours[$0], theirs[$0]) }) {
-            if let reason = Self.knownDeparture(here: ours[step], oracle: theirs[step], parents: parents) {
-                return .departure(step: step, reason: reason)
+            if let departure = Self.knownDeparture(here: ours[step], oracle: theirs[step], parents: parents) {
+                return .departure(step: step, departure)
             }
             return .diverged(
                 report: Self.report(chartSeed, step: step, events: eventList, ours, theirs), chart: text,
@@ -254,13 +254,21 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// A known departure of the oracle from the W3C algorithm: its kind, which the summary counts,
+    /// and what this chart showed of it.
+    struct Departure: Equatable, CustomStringConvertible {
+        var kind: String
+        var detail: String?
+        var description: String { detail.map { "\(kind) (\($0))" } ?? kind }
+    }
+
     /// Why a disagreement is the oracle's known departure from the W3C algorithm, if it is one;
     /// `parents` gives each state's parent.
-    static func knownDeparture(here: OracleLine, oracle there: OracleLine, parents: [String: String]) -> String? {
+    static func knownDeparture(here: OracleLine, oracle there: OracleLine, parents: [String: String]) -> Departure? {
         // python-statemachine ends the run when a top-level parallel state completes; SCXML ends it
         // only on entering a <final> child of <scxml> (3.7, and exitInterpreter in Appendix D).
         if there.done && !here.done && here.configuration == there.configuration {
-            return "the oracle finished without entering a top-level final state"
+            return Departure(kind: "the oracle finished without entering a top-level final state")
         }
         // Appendix D computes a transition's domain twice: in exitStates, and again in
         // computeEntrySet, after exitStates recorded the history the transition targets. When the
@@ -270,9 +278,10 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
         if Self.isLegal(here.configuration, parents: parents),
             let orphan = Self.orphan(in: there.configuration, parents: parents)
         {
-            return
-                "the oracle's configuration is not legal (\(orphan.child) is active, its parent \(orphan.parent) is not): "
-                + "Appendix D recomputes a transition's domain after recording the history it targets"
+            return Departure(
+                kind:
+                    "the oracle's configuration is not legal: Appendix D recomputes a transition's domain after recording the history it targets",
+                detail: "\(orphan.child) is active, its parent \(orphan.parent) is not")
         }
         return nil
     }

@@ -92,14 +92,15 @@ final class LineReader {
     nonisolated(unsafe) static var candidates: [String] = []
 
     /// libedit's completion hook: the candidates that start with the word being completed.
-    static let complete: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<
-        UnsafeMutablePointer<CChar>?
-    >? = { text, _, _ in
-        // No file names when nothing matches.
-        statechart_completion_over()
-        guard let text else { return nil }
-        return rl_completion_matches(text, LineReader.nextMatch)
-    }
+    static let complete:
+        @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<
+            UnsafeMutablePointer<CChar>?
+        >? = { text, _, _ in
+            // No file names when nothing matches.
+            statechart_completion_over()
+            guard let text else { return nil }
+            return rl_completion_matches(text, LineReader.nextMatch)
+        }
 
     /// Called with state 0 for the first match and more for the next, until it returns `nil`.
     static let nextMatch: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = {
