@@ -74,7 +74,7 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
     public var jobs = 1
 
     /// Whether to say why each skipped chart was skipped.
-    @Flag(help: "Say why each skipped chart was skipped.")
+    @Flag(help: "Say why each chart was skipped, or which known departure of the oracle it stopped at.")
     public var showSkips = false
 
     /// A command ready to parse.
