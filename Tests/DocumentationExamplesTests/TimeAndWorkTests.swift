@@ -57,16 +57,17 @@ func linkChart(radio: some Radio) throws -> Statechart<Link, LinkEvent, LinkCont
     }
 }
 
-/// A radio that connects after `delay` on `clock` (at once without one, and after `realDelay` of
-/// real time with one), and remembers whether it was cancelled.
+/// A radio that connects after `delay` on `clock` (at once without one, and only once `allowed` is
+/// set with one), and remembers whether it was cancelled.
 nonisolated struct FakeRadio: Radio {
     let clock: TestClock<Duration>
     let delay: Duration?
-    var realDelay: Duration?
+    var allowed: Flag?
     let cancelled = Flag()
 
     func connect(to device: String) async throws {
-        if let realDelay { try await Task.sleep(for: realDelay) }
+        // Real time passes while it waits: a test on the real clock decides when it connects.
+        while let allowed, !allowed.isSet { try await Task.sleep(for: .milliseconds(5)) }
         guard let delay else { return }
         do {
             try await clock.sleep(for: delay)
@@ -113,8 +114,14 @@ struct TimeAndWorkTests {
     @Test("on the real clock, the snapshots show the link connecting, then connected")
     func realClock() async throws {
         var output: [String] = []
-        func print(_ items: Any...) { output.append(items.map { "\($0)" }.joined(separator: " ")) }
-        let radio = FakeRadio(clock: clock, delay: nil, realDelay: .milliseconds(300))
+        // The radio connects once [connecting] has been printed: the order the article shows,
+        // however slowly the machine runs.
+        let printedConnecting = Flag()
+        func print(_ items: Any...) {
+            output.append(items.map { "\($0)" }.joined(separator: " "))
+            if output.last == "[connecting]" { printedConnecting.set() }
+        }
+        let radio = FakeRadio(clock: clock, delay: nil, allowed: printedConnecting)
 
         let link = StatechartActor(try linkChart(radio: radio), context: LinkContext())
         try await link.start()
