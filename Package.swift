@@ -12,6 +12,9 @@ let package = Package(
         // SCXML's Basic HTTP Event I/O Processor: a server on Hummingbird, a client on
         // async-http-client. A separate product: an app that does not use it builds neither.
         .library(name: "StatechartsHTTP", targets: ["StatechartsHTTP"]),
+        // A page in the browser that shows a machine live and drives it: `statechart inspect`, or a
+        // live machine of an app attached with one call. A separate product, on Hummingbird.
+        .library(name: "StatechartsInspector", targets: ["StatechartsInspector"]),
         // What tests, fuzzers and the tool share: the conformance runner, random charts, the
         // data models of this build.
         .library(name: "StatechartsTesting", targets: ["StatechartsTesting"]),
@@ -41,6 +44,13 @@ let package = Package(
                 this trait the tool builds without SwiftNIO.
                 """),
         .trait(
+            name: "Inspector",
+            description: """
+                `statechart inspect`: the chart in the browser, live, on the StatechartsInspector product \
+                (Hummingbird and its WebSocket). The product is there either way; without this trait the \
+                tool builds without it.
+                """),
+        .trait(
             name: "JavaScriptCoreSPI",
             description: """
                 On Apple platforms: stop scripts of the ECMAScript data model at the script time and heap \
@@ -56,7 +66,7 @@ let package = Package(
                 on libedit: part of the system on macOS, the Debian package libedit-dev on Linux. Without \
                 it, the repl reads plain lines.
                 """),
-        .default(enabledTraits: ["ECMAScript", "HTTP", "LineEditing"]),
+        .default(enabledTraits: ["ECMAScript", "HTTP", "Inspector", "LineEditing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -66,6 +76,8 @@ let package = Package(
         // StatechartsHTTP only: the Basic HTTP Event I/O Processor's server and client.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
+        // StatechartsInspector only: the inspector page's live updates.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         // Tests only: a clock the runtime tests advance by hand.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
         // Tests only: property checks with shrinking.
@@ -104,6 +116,14 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The inspector: its page, HTTP API and WebSocket, and the attachment of live machines.
+        .target(
+            name: "StatechartsInspector",
+            dependencies: [
+                "Statecharts", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The conformance runner, random charts and the data models of this build, for the tests,
         // the fuzz targets and the tool.
         .target(
@@ -121,6 +141,7 @@ let package = Package(
             dependencies: [
                 "Statecharts", "StatechartsSCXML", "StatechartsTesting",
                 .target(name: "StatechartsHTTP", condition: .when(traits: ["HTTP"])),
+                .target(name: "StatechartsInspector", condition: .when(traits: ["Inspector"])),
                 .target(name: "CEditLine", condition: .when(traits: ["LineEditing"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -198,6 +219,16 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
             ]),
+        // The inspector over loopback: its API and WebSocket, live machines attached, and
+        // `statechart inspect`.
+        .testTarget(
+            name: "StatechartsInspectorTests",
+            dependencies: [
+                "StatechartsInspector", "Statecharts", "StatechartsTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // End-to-end tests of the `statechart` binary.
         .testTarget(
             name: "StatechartToolTests",
@@ -209,7 +240,8 @@ let package = Package(
 /// What the documentation's examples use.
 var documentationExampleDependencies: [Target.Dependency] {
     [
-        "Statecharts", "StatechartsSCXML", "StatechartsLogging", "StatechartsHTTP", "BluetoothConnection",
+        "Statecharts", "StatechartsSCXML", "StatechartsLogging", "StatechartsHTTP", "StatechartsInspector",
+        "BluetoothConnection",
         .product(name: "Logging", package: "swift-log"),
         .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
         .product(name: "Clocks", package: "swift-clocks"),

@@ -16,10 +16,19 @@ public struct StatechartCommand: AsyncParsableCommand {
             script for your shell; see the README.
             """,
         version: version,
-        subcommands: [
+        subcommands: subcommands)
+
+    /// The subcommands of this build: `inspect` comes with the trait Inspector.
+    static var subcommands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [
             RunCommand.self, ReplCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self,
             DifferentialCommand.self,
-        ])
+        ]
+        #if Inspector
+        commands.insert(InspectCommand.self, at: 2)
+        #endif
+        return commands
+    }
 
     /// A command ready to parse.
     public init() {}

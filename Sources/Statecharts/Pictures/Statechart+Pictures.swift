@@ -20,3 +20,17 @@ extension Statechart {
         return writer.write()
     }
 }
+
+extension Statechart {
+    /// The chart as SVG, laid out without Graphviz: states as nested boxes, parallel regions side
+    /// by side in a dashed box, initial dots, final states with a double border, history states
+    /// as circles, and the transitions as labelled arrows.
+    ///
+    /// Each state is a group `<g class="state" data-state="NAME">` holding its box and its
+    /// children; adding the class `active` to a group fills its box, which is how the inspector
+    /// of the StatechartsInspector library lights up the active states.
+    public func svg() -> String {
+        var writer = SVGWriter(storage)
+        return writer.write()
+    }
+}

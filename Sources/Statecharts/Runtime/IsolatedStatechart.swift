@@ -488,3 +488,16 @@ where Event.Kind: Hashable {
         self.wake = wake
     }
 }
+
+extension IsolatedStatechart {
+    /// The current snapshot, then one after every step, for states and contexts that need not be
+    /// `Sendable`: the stream must be read on the machine's actor only. The StatechartsInspector
+    /// library reads it there and turns each snapshot into text.
+    package func isolatedSnapshots(
+        bufferingPolicy: AsyncStream<MachineSnapshot<State, Context>>.Continuation.BufferingPolicy,
+        isolation caller: isolated (any Actor)? = #isolation
+    ) -> AsyncStream<MachineSnapshot<State, Context>> {
+        check(caller)
+        return live.snapshots(bufferingPolicy: bufferingPolicy)
+    }
+}

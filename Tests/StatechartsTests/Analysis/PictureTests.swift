@@ -115,4 +115,61 @@ import Testing
         #expect(mermaid.contains("state \"state\" as state_2\n"))
         #expect(mermaid.contains("a_b --> a_b_2 : x\n"))
     }
+
+    @Test("SVG: every state a group with data-state, children inside their parent's group and box, kinds as classes")
+    func svg() throws {
+        let svg = try chart().svg()
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.hasSuffix("</svg>\n"))
+        for name in ["idle", "on", "link", "searching", "linked", "lost", "light", "blinking", "last", "sleep state"] {
+            #expect(svg.contains("data-state=\"\(name)\""), "no group for \(name)")
+        }
+        #expect(svg.contains("<g class=\"state parallel\" data-state=\"on\">"))
+        #expect(svg.contains("<g class=\"state final\" data-state=\"lost\">"))
+        #expect(svg.contains("<g class=\"state history\" data-state=\"last\">"))
+        #expect(svg.contains(">H*</text>"))
+        #expect(svg.contains("<g class=\"state chart\" data-chart=\"device\">"))
+        // Nesting: searching's group opens after link's and before link's closes.
+        let link = try #require(svg.range(of: "data-state=\"link\""))
+        let searching = try #require(svg.range(of: "data-state=\"searching\""))
+        let light = try #require(svg.range(of: "data-state=\"light\""))
+        #expect(link.lowerBound < searching.lowerBound && searching.lowerBound < light.lowerBound)
+        // The labels of the transitions.
+        for label in ["power", "after 10s", "found [guard]", "done", "[guard]", "tick (no target)", "wake"] {
+            #expect(svg.contains(">\(label)</text>"), "no label \(label)")
+        }
+        // Each child's box lies inside its parent's.
+        func box(_ name: String) throws -> (x: Double, y: Double, width: Double, height: Double) {
+            let group = try #require(svg.range(of: "data-state=\"\(name)\">"))
+            let rest = svg[group.upperBound...]
+            let rect = try #require(rest.range(of: "<rect "))
+            let end = try #require(rest[rect.upperBound...].range(of: "/>"))
+            let attributes = rest[rect.upperBound..<end.lowerBound]
+            func value(_ key: String) throws -> Double {
+                let start = try #require(attributes.range(of: "\(key)=\""))
+                let stop = try #require(attributes[start.upperBound...].firstIndex(of: "\""))
+                return try #require(Double(attributes[start.upperBound..<stop]))
+            }
+            return (try value("x"), try value("y"), try value("width"), try value("height"))
+        }
+        for (child, parent) in [("searching", "link"), ("link", "on"), ("light", "on"), ("blinking", "light")] {
+            let inner = try box(child)
+            let outer = try box(parent)
+            #expect(inner.x > outer.x && inner.y > outer.y, "\(child) starts outside \(parent)")
+            #expect(
+                inner.x + inner.width < outer.x + outer.width && inner.y + inner.height < outer.y + outer.height,
+                "\(child) ends outside \(parent)")
+        }
+    }
+
+    @Test("SVG escapes names: <, &, quotes")
+    func svgEscapes() throws {
+        let chart = try TestChart(
+            name: "a<b", elements: [.state("x&\"y\""), .state("<z>")])
+        let svg = chart.svg()
+        #expect(svg.contains("data-state=\"x&amp;&quot;y&quot;\""))
+        #expect(svg.contains("data-state=\"&lt;z&gt;\""))
+        #expect(svg.contains("data-chart=\"a&lt;b\""))
+        #expect(!svg.contains("<z>"))
+    }
 }

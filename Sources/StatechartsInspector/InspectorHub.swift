@@ -1,0 +1,107 @@
+import Foundation
+
+/// The server's state: the timeline, the pages connected, and the real-time clock.
+actor InspectorHub {
+    let target: any InspectorTarget
+    let timelineLimit: Int
+    private(set) var timeline: [InspectorStep] = []
+    private var subscribers: [Int: AsyncStream<String>.Continuation] = [:]
+    private var nextSubscriber = 0
+    private var realTime: Task<Void, Never>?
+    private var stopped = false
+
+    init(target: any InspectorTarget, timelineLimit: Int) {
+        self.target = target
+        self.timelineLimit = timelineLimit
+    }
+
+    /// Adds a step to the timeline and tells the pages. A step with the index of the newest one
+    /// replaces it (the machine's time moved on with nothing else happening); a step with an
+    /// earlier index is a resumption: the steps from its index on are replaced by it.
+    func record(_ step: InspectorStep) {
+        guard let last = timeline.last, step.index <= last.index else {
+            timeline.append(step)
+            if timeline.count > timelineLimit { timeline.removeFirst(timeline.count - timelineLimit) }
+            broadcast(InspectorMessage(type: "step", step: step))
+            return
+        }
+        timeline.removeAll { $0.index >= step.index }
+        timeline.append(step)
+        if step.index == last.index {
+            broadcast(InspectorMessage(type: "step", step: step))
+        } else {
+            broadcast(InspectorMessage(type: "timeline", steps: timeline, realTime: realTime != nil))
+        }
+    }
+
+    /// A page connected: its messages, the whole timeline first.
+    func subscribe() -> (id: Int, messages: AsyncStream<String>) {
+        let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(4096))
+        let id = nextSubscriber
+        nextSubscriber += 1
+        continuation.yield(Self.encode(InspectorMessage(type: "timeline", steps: timeline, realTime: realTime != nil)))
+        if stopped {
+            continuation.finish()
+        } else {
+            subscribers[id] = continuation
+        }
+        return (id, messages)
+    }
+
+    func unsubscribe(_ id: Int) {
+        subscribers.removeValue(forKey: id)?.finish()
+    }
+
+    /// Runs the machine's virtual clock with the wall clock, 10 times a second, or stops it.
+    func setRealTime(_ running: Bool) {
+        guard running != (realTime != nil), !stopped else { return }
+        if running {
+            let target = self.target
+            realTime = Task { [weak self] in
+                let clock = ContinuousClock()
+                var last = clock.now
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(100))
+                    let now = clock.now
+                    let elapsed = (now - last).components
+                    last = now
+                    do {
+                        try await target.advance(
+                            by: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+                    } catch {
+                        await self?.setRealTime(false)
+                        return
+                    }
+                }
+            }
+        } else {
+            realTime?.cancel()
+            realTime = nil
+        }
+        broadcast(InspectorMessage(type: "clock", realTime: running))
+    }
+
+    var isRunningInRealTime: Bool { realTime != nil }
+
+    func stop() {
+        stopped = true
+        realTime?.cancel()
+        realTime = nil
+        for subscriber in subscribers.values { subscriber.finish() }
+        subscribers.removeAll()
+    }
+
+    private func broadcast(_ message: InspectorMessage) {
+        let text = Self.encode(message)
+        for subscriber in subscribers.values { subscriber.yield(text) }
+    }
+
+    static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,227 @@
+import Statecharts
+import Synchronization
+
+/// A live machine of an app, seen through its snapshots: what ``InspectorServer/attach(_:port:events:isolation:)``
+/// serves.
+///
+/// Each snapshot the machine publishes is a step of the timeline, with the states exited and
+/// entered worked out from the configurations before and after. Events reach the machine only
+/// when the app gave a way to make them; the machine keeps its own clock, and its past steps
+/// are shown, not resumed.
+final class LiveMachineTarget: InspectorTarget {
+    let chartName: String
+    let svg: String
+    let abilities: InspectorAbilities
+    private let link: any LiveMachineLink
+    private let reader: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    init(chartName: String, svg: String, link: any LiveMachineLink) {
+        self.chartName = chartName
+        self.svg = svg
+        self.link = link
+        abilities = InspectorAbilities(sending: link.acceptsEvents, timeTravel: false, clock: false)
+    }
+
+    func connect(report: @escaping @Sendable (InspectorStep) -> Void) async -> InspectorStep {
+        let snapshots = await link.snapshots()
+        var iterator = snapshots.makeAsyncIterator()
+        // The stream starts with the machine as it is now.
+        guard let first = await iterator.next() else {
+            return InspectorStep(index: 0, label: "attached", snapshot: await snapshot())
+        }
+        let task = Task { [iterator] in
+            var iterator = iterator
+            var previous = first.configuration
+            var index = 0
+            while let snapshot = await iterator.next() {
+                index += 1
+                let before = Set(previous)
+                let after = Set(snapshot.configuration)
+                report(
+                    InspectorStep(
+                        index: index, label: "step \(index)", exited: previous.filter { !after.contains($0) }.reversed(),
+                        entered: snapshot.configuration.filter { !before.contains($0) }, snapshot: snapshot))
+                previous = snapshot.configuration
+            }
+        }
+        reader.withLock { $0 = task }
+        return InspectorStep(index: 0, label: "attached", entered: first.configuration, snapshot: first)
+    }
+
+    func snapshot() async -> InspectorSnapshot { await link.snapshot() }
+
+    func send(_ event: InspectorEvent) async throws(InspectorError) {
+        guard link.acceptsEvents else { throw InspectorError.sendingNotAllowed }
+        if let error = await link.deliver(event) { throw error }
+    }
+
+    func resume(from index: Int) async throws(InspectorError) { throw InspectorError.timeTravelNotSupported }
+
+    func advance(by seconds: Double) async throws(InspectorError) { throw InspectorError.clockNotControlled }
+
+    func disconnect() async {
+        reader.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+    }
+}
+
+/// How the inspector reaches a live machine where it lives: its actor, or the main actor. The
+/// machine's snapshots are turned into ``InspectorSnapshot``s there, so that its states and
+/// context need not be `Sendable`.
+///
+/// Nothing here publishes a snapshot (as reading `IsolatedStatechart.machine(isolation:)`
+/// would): the inspector must not cause the steps it reports.
+protocol LiveMachineLink: Sendable {
+    /// Whether the app gave a way to make events from what the page sends.
+    var acceptsEvents: Bool { get }
+    /// The machine now.
+    func snapshot() async -> InspectorSnapshot
+    /// The machine now, then after every step, until the stream's reader stops.
+    func snapshots() async -> AsyncStream<InspectorSnapshot>
+    /// Makes the event and sends it; the error the page shows, if any.
+    func deliver(_ event: InspectorEvent) async -> InspectorError?
+}
+
+/// How many snapshots wait for the inspector before the oldest are dropped.
+let snapshotBuffer = 10_000
+
+extension LiveMachineLink {
+    static func unknown(_ event: InspectorEvent) -> InspectorError {
+        InspectorError("the app makes no event named '\(event.name)' with this data", status: 422)
+    }
+
+    /// A snapshot as the page shows it: names, and the context as JSON when it is `Encodable`.
+    static func describe<State: Hashable, Event: StatechartEvent, Context>(
+        _ snapshot: MachineSnapshot<State, Context>, chart: Statechart<State, Event, Context>
+    ) -> InspectorSnapshot {
+        let time = snapshot.now.components
+        return InspectorSnapshot(
+            configuration: snapshot.configuration.map { "\($0)" }, active: snapshot.activeStates.map { "\($0)" },
+            events: snapshot.status == .running ? chart.handledEventNames(activeStates: snapshot.activeStates) : [],
+            data: value(of: snapshot.context), time: Double(time.seconds) + Double(time.attoseconds) / 1e18,
+            status: snapshot.status.rawValue)
+    }
+
+    /// The context as JSON when it is `Encodable`, its description otherwise.
+    static func value<Context>(of context: Context) -> InspectorValue {
+        if Context.self == Void.self { return .null }
+        if let encodable = context as? any Encodable, let value = InspectorValue(encoding: encodable) {
+            return value
+        }
+        return .string(String(describing: context))
+    }
+}
+
+/// An `IsolatedStatechart`, its chart and the app's event maker, all used only on the machine's
+/// actor, where they were given: none need be `Sendable`, as the app's types need not be.
+final class IsolatedMachineLink<State: Hashable, Event: StatechartEvent, Context>: LiveMachineLink,
+    @unchecked Sendable
+where Event.Kind: Hashable {
+    let machine: IsolatedStatechart<State, Event, Context>
+    let chart: Statechart<State, Event, Context>
+    let make: ((String, InspectorValue?) -> Event?)?
+
+    init(
+        machine: IsolatedStatechart<State, Event, Context>, chart: Statechart<State, Event, Context>,
+        make: ((String, InspectorValue?) -> Event?)?
+    ) {
+        self.machine = machine
+        self.chart = chart
+        self.make = make
+    }
+
+    var acceptsEvents: Bool { make != nil }
+
+    func snapshot() async -> InspectorSnapshot { await snapshot(isolation: machine.isolation) }
+
+    func snapshots() async -> AsyncStream<InspectorSnapshot> {
+        let (output, continuation) = AsyncStream.makeStream(
+            of: InspectorSnapshot.self, bufferingPolicy: .bufferingNewest(snapshotBuffer))
+        let pump = startPumping(self, into: continuation)
+        continuation.onTermination = { _ in pump.cancel() }
+        return output
+    }
+
+    func pump(into output: AsyncStream<InspectorSnapshot>.Continuation) async {
+        await pump(into: output, isolation: machine.isolation)
+    }
+
+    func deliver(_ event: InspectorEvent) async -> InspectorError? {
+        await deliver(event, isolation: machine.isolation)
+    }
+
+    private func snapshot(isolation: isolated any Actor) -> InspectorSnapshot {
+        Self.describe(machine.snapshot(isolation: isolation), chart: chart)
+    }
+
+    /// Reads the machine's snapshots on its actor and passes them on as text, until cancelled.
+    private func pump(into output: AsyncStream<InspectorSnapshot>.Continuation, isolation: isolated any Actor) async {
+        let snapshots = machine.isolatedSnapshots(bufferingPolicy: .bufferingNewest(snapshotBuffer), isolation: isolation)
+        var iterator = snapshots.makeAsyncIterator()
+        while let snapshot = await iterator.next(isolation: isolation) {
+            output.yield(Self.describe(snapshot, chart: chart))
+        }
+        output.finish()
+    }
+
+    private func deliver(_ event: InspectorEvent, isolation: isolated any Actor) -> InspectorError? {
+        guard let made = make?(event.name, event.data) else { return Self.unknown(event) }
+        do {
+            _ = try machine.send(made, isolation: isolation)
+            return nil
+        } catch {
+            return InspectorError("\(error)", status: 422)
+        }
+    }
+}
+
+/// What reads a machine's snapshots where it lives and passes them on as text.
+protocol SnapshotPump: Sendable {
+    func pump(into output: AsyncStream<InspectorSnapshot>.Continuation) async
+}
+
+extension IsolatedMachineLink: SnapshotPump {}
+
+/// Starts `pump` in a task: not generic, so that the task captures no type of the app's.
+func startPumping(_ pump: any SnapshotPump, into output: AsyncStream<InspectorSnapshot>.Continuation) -> Task<
+    Void, Never
+> {
+    Task { await pump.pump(into: output) }
+}
+
+/// A `StatechartActor`, its chart and the app's event maker.
+struct ActorMachineLink<State: Hashable & Sendable, Event: StatechartEvent & Sendable, Context: Sendable>:
+    LiveMachineLink
+where Event.Kind: Hashable & Sendable {
+    let machine: StatechartActor<State, Event, Context>
+    let chart: Statechart<State, Event, Context>
+    let make: (@Sendable (String, InspectorValue?) -> Event?)?
+
+    var acceptsEvents: Bool { make != nil }
+
+    func snapshot() async -> InspectorSnapshot { Self.describe(await machine.snapshot, chart: chart) }
+
+    func snapshots() async -> AsyncStream<InspectorSnapshot> {
+        let snapshots = await machine.snapshots(bufferingPolicy: .bufferingNewest(snapshotBuffer))
+        let (output, continuation) = AsyncStream.makeStream(
+            of: InspectorSnapshot.self, bufferingPolicy: .bufferingNewest(snapshotBuffer))
+        let pump = Task {
+            for await snapshot in snapshots { continuation.yield(Self.describe(snapshot, chart: chart)) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in pump.cancel() }
+        return output
+    }
+
+    func deliver(_ event: InspectorEvent) async -> InspectorError? {
+        guard let made = make?(event.name, event.data) else { return Self.unknown(event) }
+        do {
+            _ = try await machine.send(made)
+            return nil
+        } catch {
+            return InspectorError("\(error)", status: 422)
+        }
+    }
+}

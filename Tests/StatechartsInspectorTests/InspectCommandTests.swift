@@ -1,0 +1,148 @@
+import Foundation
+import StatechartsInspector
+import StatechartsTesting
+import Testing
+
+/// `statechart inspect`, run as a user runs it, driven over loopback through its API and WebSocket.
+@Suite struct InspectCommandTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// A running `statechart inspect`.
+    struct Inspector {
+        let process: Process
+        let client: InspectorClient
+        let folder: URL
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// Starts `statechart inspect DOCUMENT` and waits (at most 100 × 0.1 s) for its address.
+    static func inspect(_ document: String, writing contents: String? = nil) async throws -> Inspector {
+        let binary = try #require(BuiltProducts.executable(named: "statechart"), "the statechart binary is not built")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var path = packageRoot.appendingPathComponent(document).path
+        if let contents {
+            path = folder.appendingPathComponent(document).path
+            try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let urlFile = folder.appendingPathComponent("url").path
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["inspect", path, "--url-file", urlFile]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 {
+            if let text = try? String(contentsOfFile: urlFile, encoding: .utf8),
+                let client = InspectorClient(pageURL: text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return Inspector(process: process, client: client, folder: folder)
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        process.terminate()
+        process.waitUntilExit()
+        throw Failure(description: "statechart inspect did not write its address in 10 s")
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    @Test("inspect: events from the API, the virtual clock advanced by the page, timers as steps of the timeline")
+    func eventsAndClock() async throws {
+        let inspector = try await Self.inspect("Examples/media-player.scxml")
+        defer { inspector.stop() }
+        let client = inspector.client
+
+        let start = try await client.snapshot()
+        #expect(start.configuration == ["stopped"])
+        #expect(start.events.sorted() == ["eject", "play"])
+        #expect(try await client.request(.GET, "/api/snapshot", withToken: false).status == 401)
+
+        #expect(try await client.send("play").status == 200)
+        let playing = try await client.snapshot()
+        #expect(playing.active == ["playing", "audible"])
+        #expect(playing.timers == [InspectorSnapshot.PendingTimer(name: "tick", due: 1, id: "tick")])
+
+        // Three ticks fire on the way to 3.5 s: one step each, at its own time.
+        let clock = try await client.request(.POST, "/api/clock", json: "{\"advance\": 3.5}")
+        #expect(clock.status == 200)
+        #expect(try clock.decoded(InspectorSnapshot.self).time == 3.5)
+        struct Timeline: Decodable { var steps: [InspectorStep] }
+        let timeline = try await client.request(.GET, "/api/timeline").decoded(Timeline.self).steps
+        #expect(timeline.map(\.index) == [0, 1, 2, 3, 4])
+        #expect(timeline.map(\.label) == ["start", "play", "timers at 1 s", "timers at 2 s", "timers at 3 s"])
+        #expect(timeline[1].event == InspectorEvent(name: "play"))
+        #expect(timeline[1].entered.contains("playing") && timeline[1].exited == ["stopped"])
+        #expect(timeline[2].snapshot.time == 1 && timeline[3].snapshot.time == 2)
+        // The newest step follows the clock to 3.5 s, where nothing happened.
+        #expect(timeline[4].snapshot.time == 3.5)
+        #expect(timeline[4].snapshot.timers.first?.due == 4)
+
+        let refused = try await client.request(.POST, "/api/clock", json: "{\"advance\": -1}")
+        #expect(refused.status == 400)
+        let unknown = try await client.send("fly")
+        #expect(unknown.status == 422)
+        #expect(unknown.errorMessage?.contains("has no event 'fly'") == true)
+    }
+
+    @Test("inspect: resuming from a step of the timeline, announced over the WebSocket")
+    func timeTravel() async throws {
+        let inspector = try await Self.inspect("Examples/media-player.scxml")
+        defer { inspector.stop() }
+        let client = inspector.client
+        #expect(try await client.send("play").status == 200)
+        #expect(try await client.send("pause").status == 200)
+        #expect(try await client.snapshot().active == ["paused", "audible"])
+
+        let messages = try await client.watch(then: {
+            _ = try await client.request(.POST, "/api/resume", json: "{\"step\": 1}")
+        }) { messages in messages.count >= 2 }
+        #expect(messages.first?.type == "timeline")
+        #expect(messages.first?.steps?.map(\.index) == [0, 1, 2])
+        let resumed = try #require(messages.last)
+        #expect(resumed.type == "timeline")
+        #expect(resumed.steps?.map(\.index) == [0, 1])
+        #expect(resumed.steps?.last?.messages.contains("resumed from here") == true)
+        #expect(try await client.snapshot().active == ["playing", "audible"])
+
+        // The timeline goes on from step 1.
+        let next = try await client.watch(then: { _ = try await client.send("stop") }) { messages in
+            messages.contains { $0.type == "step" }
+        }
+        let step = try #require(next.last?.step)
+        #expect(step.index == 2)
+        #expect(step.snapshot.configuration == ["stopped"])
+        #expect(try await client.request(.POST, "/api/resume", json: "{\"step\": 9}").status == 404)
+    }
+
+    @Test("inspect: event data reaches the document's _event.data, and the data model is in the snapshot")
+    func eventData() async throws {
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="idle">
+              <datamodel><data id="level" expr="0"/></datamodel>
+              <state id="idle">
+                <transition event="set" cond="_event.data.level > 2" target="high">
+                  <assign location="level" expr="_event.data.level"/>
+                </transition>
+              </state>
+              <state id="high"/>
+            </scxml>
+            """
+        let inspector = try await Self.inspect("levels.scxml", writing: document)
+        defer { inspector.stop() }
+        let client = inspector.client
+        #expect(try await client.send("set", data: "{\"level\": 1}").status == 200)
+        #expect(try await client.snapshot().configuration == ["idle"])
+        let reply = try await client.send("set", data: "{\"level\": 5}")
+        let snapshot = try reply.decoded(InspectorSnapshot.self)
+        #expect(snapshot.configuration == ["high"])
+        #expect(snapshot.data["level"] == .number(5))
+    }
+}
