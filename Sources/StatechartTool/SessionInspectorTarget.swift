@@ -1,257 +1,257 @@
 #if Inspector
-    import Foundation
-    import Statecharts
-    import StatechartsInspector
-    import StatechartsSCXML
+import Foundation
+import Statecharts
+import StatechartsInspector
+import StatechartsSCXML
 
-    /// A document's session as `statechart inspect` shows it: on a virtual clock the page controls,
-    /// with an archive of every step of the timeline, to resume from.
-    actor SessionInspectorTarget: InspectorTarget {
-        nonisolated let chartName: String
-        nonisolated let svg: String
-        nonisolated let abilities = InspectorAbilities(sending: true, timeTravel: true, clock: true)
-        private var session: ChartSession
-        private var report: (@Sendable (InspectorStep) -> Void)?
-        /// The session after each step of the timeline, by index; as many as the timeline keeps.
-        private var archives: [Int: SCXMLSessionArchive] = [:]
-        private let archiveLimit: Int
-        private var index = 0
-        /// One request at a time: a step awaits, and another must not start on the same session.
-        private var busy = false
-        private var waiting: [CheckedContinuation<Void, Never>] = []
+/// A document's session as `statechart inspect` shows it: on a virtual clock the page controls,
+/// with an archive of every step of the timeline, to resume from.
+actor SessionInspectorTarget: InspectorTarget {
+    nonisolated let chartName: String
+    nonisolated let svg: String
+    nonisolated let abilities = InspectorAbilities(sending: true, timeTravel: true, clock: true)
+    private var session: ChartSession
+    private var report: (@Sendable (InspectorStep) -> Void)?
+    /// The session after each step of the timeline, by index; as many as the timeline keeps.
+    private var archives: [Int: SCXMLSessionArchive] = [:]
+    private let archiveLimit: Int
+    private var index = 0
+    /// One request at a time: a step awaits, and another must not start on the same session.
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
-        init(session: ChartSession, archiveLimit: Int = 1000) {
-            self.session = session
-            self.archiveLimit = archiveLimit
-            chartName = session.source.name
-            svg = session.source.chart.statechart.svg()
+    init(session: ChartSession, archiveLimit: Int = 1000) {
+        self.session = session
+        self.archiveLimit = archiveLimit
+        chartName = session.source.name
+        svg = session.source.chart.statechart.svg()
+    }
+
+    func connect(report: @escaping @Sendable (InspectorStep) -> Void) async -> InspectorStep {
+        await acquire()
+        defer { release() }
+        self.report = report
+        var working = session
+        let step: InspectorStep
+        do {
+            let outcome = try await working.start()
+            session = working
+            step = describe(outcome)
+        } catch {
+            session = working
+            step = describe(working.current("start"), messages: ["\(error)"])
         }
+        keepArchive()
+        lastStep = step
+        return step
+    }
 
-        func connect(report: @escaping @Sendable (InspectorStep) -> Void) async -> InspectorStep {
-            await acquire()
-            defer { release() }
-            self.report = report
-            var working = session
-            let step: InspectorStep
-            do {
-                let outcome = try await working.start()
-                session = working
-                step = describe(outcome)
-            } catch {
-                session = working
-                step = describe(working.current("start"), messages: ["\(error)"])
+    func snapshot() async -> InspectorSnapshot { snapshotNow() }
+
+    func send(_ event: InspectorEvent) async throws(InspectorError) {
+        let data: SCXMLValue?
+        if let value = event.data {
+            guard let converted = Self.scxmlValue(value) else {
+                throw InspectorError("the data of '\(event.name)' cannot be given to the document")
             }
-            keepArchive()
-            lastStep = step
-            return step
+            data = converted
+        } else {
+            data = nil
         }
+        try await take(.event(event.name, data: data))
+    }
 
-        func snapshot() async -> InspectorSnapshot { snapshotNow() }
-
-        func send(_ event: InspectorEvent) async throws(InspectorError) {
-            let data: SCXMLValue?
-            if let value = event.data {
-                guard let converted = Self.scxmlValue(value) else {
-                    throw InspectorError("the data of '\(event.name)' cannot be given to the document")
-                }
-                data = converted
-            } else {
-                data = nil
-            }
-            try await take(.event(event.name, data: data))
+    /// Moves the clock on: each instant at which timers fire is a step of the timeline; the
+    /// time after the last of them updates the newest step rather than adding one, so that a
+    /// clock running in real time adds steps only when something happens.
+    func advance(by seconds: Double) async throws(InspectorError) {
+        guard seconds.isFinite, seconds >= 0 else { throw InspectorError("advance takes seconds, 0 or more") }
+        await acquire()
+        defer { release() }
+        try ensureRunning()
+        let target = session.session.now + .nanoseconds(Int64((seconds * 1e9).rounded()))
+        while let deadline = session.session.nextDeadline, deadline <= target, session.session.status == .running {
+            let wait = deadline - session.session.now
+            let moment = deadline.components
+            let label = "timers at \(Self.seconds(Double(moment.seconds) + Double(moment.attoseconds) / 1e18))"
+            try await takeLocked(.wait(wait, written: "\(wait)"), label: label)
         }
-
-        /// Moves the clock on: each instant at which timers fire is a step of the timeline; the
-        /// time after the last of them updates the newest step rather than adding one, so that a
-        /// clock running in real time adds steps only when something happens.
-        func advance(by seconds: Double) async throws(InspectorError) {
-            guard seconds.isFinite, seconds >= 0 else { throw InspectorError("advance takes seconds, 0 or more") }
-            await acquire()
-            defer { release() }
-            try ensureRunning()
-            let target = session.session.now + .nanoseconds(Int64((seconds * 1e9).rounded()))
-            while let deadline = session.session.nextDeadline, deadline <= target, session.session.status == .running {
-                let wait = deadline - session.session.now
-                let moment = deadline.components
-                let label = "timers at \(Self.seconds(Double(moment.seconds) + Double(moment.attoseconds) / 1e18))"
-                try await takeLocked(.wait(wait, written: "\(wait)"), label: label)
-            }
-            guard session.session.status == .running, session.session.now < target else { return }
-            var working = session
-            do {
-                _ = try await working.take(.wait(target - working.session.now, written: "rest"))
-                session = working
-            } catch {
-                session = working
-                throw InspectorError("\(error)", status: 422)
-            }
-            // The newest step, with the machine as it is now.
-            if var step = lastStep {
-                step.snapshot = snapshotNow()
-                lastStep = step
-                report?(step)
-            }
-            keepArchive()
+        guard session.session.status == .running, session.session.now < target else { return }
+        var working = session
+        do {
+            _ = try await working.take(.wait(target - working.session.now, written: "rest"))
+            session = working
+        } catch {
+            session = working
+            throw InspectorError("\(error)", status: 422)
         }
-
-        func resume(from target: Int) async throws(InspectorError) {
-            await acquire()
-            defer { release() }
-            guard let archive = archives[target] else {
-                throw InspectorError("the timeline no longer holds step \(target)", status: 404)
-            }
-            do {
-                try session.restore(archive)
-            } catch {
-                throw InspectorError("\(error)", status: 500)
-            }
-            index = target
-            archives = archives.filter { $0.key <= target }
-            // The step as it was, marked: the timeline goes on from it.
-            var step = steps[target] ?? describe(session.current("resumed"))
+        // The newest step, with the machine as it is now.
+        if var step = lastStep {
             step.snapshot = snapshotNow()
-            if !step.messages.contains(Self.resumedMark) { step.messages.append(Self.resumedMark) }
-            steps = steps.filter { $0.key <= target }
             lastStep = step
             report?(step)
         }
+        keepArchive()
+    }
 
-        func disconnect() async { report = nil }
-
-        // MARK: - Steps
-
-        /// Takes a step.
-        private func take(_ step: Step) async throws(InspectorError) {
-            await acquire()
-            defer { release() }
-            try ensureRunning()
-            try await takeLocked(step, label: step.label)
+    func resume(from target: Int) async throws(InspectorError) {
+        await acquire()
+        defer { release() }
+        guard let archive = archives[target] else {
+            throw InspectorError("the timeline no longer holds step \(target)", status: 404)
         }
-
-        private func ensureRunning() throws(InspectorError) {
-            guard session.session.status == .running else {
-                throw InspectorError("the session has finished; resume from an earlier step", status: 409)
-            }
+        do {
+            try session.restore(archive)
+        } catch {
+            throw InspectorError("\(error)", status: 500)
         }
+        index = target
+        archives = archives.filter { $0.key <= target }
+        // The step as it was, marked: the timeline goes on from it.
+        var step = steps[target] ?? describe(session.current("resumed"))
+        step.snapshot = snapshotNow()
+        if !step.messages.contains(Self.resumedMark) { step.messages.append(Self.resumedMark) }
+        steps = steps.filter { $0.key <= target }
+        lastStep = step
+        report?(step)
+    }
 
-        /// Takes a step and reports it; the caller holds the session.
-        private func takeLocked(_ step: Step, label: String) async throws(InspectorError) {
-            var working = session
-            do {
-                let outcome = try await working.take(step)
-                session = working
-                record(outcome, label: label)
-            } catch {
-                session = working
-                record(working.current(step.label), label: label, messages: ["\(error)"])
-                throw InspectorError("\(error)", status: 422)
-            }
-        }
+    func disconnect() async { report = nil }
 
-        /// The newest step reported.
-        private var lastStep: InspectorStep? {
-            didSet { if let lastStep { steps[lastStep.index] = lastStep } }
-        }
-        /// The steps reported, by index; as many as the archives.
-        private var steps: [Int: InspectorStep] = [:]
-        /// What a step resumed from says.
-        static let resumedMark = "resumed from here"
+    // MARK: - Steps
 
-        private func record(_ outcome: ChartSession.Outcome, label: String, messages: [String] = []) {
-            index += 1
-            var step = describe(outcome, messages: messages)
-            step.label = label
-            lastStep = step
-            report?(step)
-            keepArchive()
-        }
+    /// Takes a step.
+    private func take(_ step: Step) async throws(InspectorError) {
+        await acquire()
+        defer { release() }
+        try ensureRunning()
+        try await takeLocked(step, label: step.label)
+    }
 
-        /// Seconds as the page shows them: 1 s, 2.5 s.
-        static func seconds(_ value: Double) -> String {
-            value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
-        }
-
-        private func keepArchive() {
-            if let archive = try? session.archive() { archives[index] = archive }
-            archives.removeValue(forKey: index - archiveLimit)
-            steps.removeValue(forKey: index - archiveLimit)
-        }
-
-        private func describe(_ outcome: ChartSession.Outcome, messages: [String] = []) -> InspectorStep {
-            InspectorStep(
-                index: index, label: outcome.step,
-                event: outcome.event.map { InspectorEvent(name: $0.name, data: $0.data.flatMap(Self.inspectorValue)) },
-                exited: outcome.exited, entered: outcome.entered, messages: outcome.logs + outcome.errors + messages,
-                snapshot: snapshotNow())
-        }
-
-        private func snapshotNow() -> InspectorSnapshot {
-            let outcome = session.current("now")
-            var data = InspectorValue.null
-            var timers: [InspectorSnapshot.PendingTimer] = []
-            if let archive = try? session.archive() {
-                data = Self.variables(of: archive)
-                timers = archive.top.timers.map { record in
-                    let due = Double(record.deadline) / 1e9
-                    switch record.kind {
-                    case .timeout(let state, _, _): return .init(name: "timeout of \(state)", due: due)
-                    case .event(let event, let id): return .init(name: event.name, due: due, id: id)
-                    case .named(let name, let id): return .init(name: name, due: due, id: id)
-                    }
-                }.sorted { $0.due < $1.due }
-            }
-            return InspectorSnapshot(
-                configuration: outcome.configuration, active: outcome.active,
-                events: session.session.status == .running ? session.eventsHandledNow : [], data: data,
-                timers: timers, time: outcome.time, status: outcome.status)
-        }
-
-        /// The data model's variables, as its archive holds them.
-        static func variables(of archive: SCXMLSessionArchive) -> InspectorValue {
-            guard let context = InspectorValue(encoding: archive.top.context), let model = context["model"] else {
-                return .null
-            }
-            guard case .object(let variables)? = model["variables"] else { return model }
-            return .object(variables.mapValues(readable))
-        }
-
-        /// A variable of the ECMAScript data model's archive as the page shows it: JSON values as
-        /// themselves, `undefined` as null, a function or a DOM node as its source text.
-        static func readable(_ archived: InspectorValue) -> InspectorValue {
-            guard case .object(let cases) = archived, cases.count == 1, let (kind, payload) = cases.first else {
-                return archived
-            }
-            switch (kind, payload["_0"] ?? payload["markup"]) {
-            case ("json", .string(let text)?):
-                return (try? JSONDecoder().decode(InspectorValue.self, from: Data(text.utf8))) ?? .string(text)
-            case ("function", .string(let text)?), ("dom", .string(let text)?): return .string(text)
-            case ("undefined", _): return .null
-            default: return archived
-            }
-        }
-
-        static func inspectorValue(_ value: SCXMLValue) -> InspectorValue? { InspectorValue(encoding: value) }
-
-        static func scxmlValue(_ value: InspectorValue) -> SCXMLValue? {
-            let encoder = JSONEncoder()
-            guard let data = try? encoder.encode(value) else { return nil }
-            return SCXMLValue(json: String(decoding: data, as: UTF8.self))
-        }
-
-        private func acquire() async {
-            if busy {
-                await withCheckedContinuation { waiting.append($0) }
-            } else {
-                busy = true
-            }
-        }
-
-        private func release() {
-            if waiting.isEmpty {
-                busy = false
-            } else {
-                waiting.removeFirst().resume()
-            }
+    private func ensureRunning() throws(InspectorError) {
+        guard session.session.status == .running else {
+            throw InspectorError("the session has finished; resume from an earlier step", status: 409)
         }
     }
+
+    /// Takes a step and reports it; the caller holds the session.
+    private func takeLocked(_ step: Step, label: String) async throws(InspectorError) {
+        var working = session
+        do {
+            let outcome = try await working.take(step)
+            session = working
+            record(outcome, label: label)
+        } catch {
+            session = working
+            record(working.current(step.label), label: label, messages: ["\(error)"])
+            throw InspectorError("\(error)", status: 422)
+        }
+    }
+
+    /// The newest step reported.
+    private var lastStep: InspectorStep? {
+        didSet { if let lastStep { steps[lastStep.index] = lastStep } }
+    }
+    /// The steps reported, by index; as many as the archives.
+    private var steps: [Int: InspectorStep] = [:]
+    /// What a step resumed from says.
+    static let resumedMark = "resumed from here"
+
+    private func record(_ outcome: ChartSession.Outcome, label: String, messages: [String] = []) {
+        index += 1
+        var step = describe(outcome, messages: messages)
+        step.label = label
+        lastStep = step
+        report?(step)
+        keepArchive()
+    }
+
+    /// Seconds as the page shows them: 1 s, 2.5 s.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    private func keepArchive() {
+        if let archive = try? session.archive() { archives[index] = archive }
+        archives.removeValue(forKey: index - archiveLimit)
+        steps.removeValue(forKey: index - archiveLimit)
+    }
+
+    private func describe(_ outcome: ChartSession.Outcome, messages: [String] = []) -> InspectorStep {
+        InspectorStep(
+            index: index, label: outcome.step,
+            event: outcome.event.map { InspectorEvent(name: $0.name, data: $0.data.flatMap(Self.inspectorValue)) },
+            exited: outcome.exited, entered: outcome.entered, messages: outcome.logs + outcome.errors + messages,
+            snapshot: snapshotNow())
+    }
+
+    private func snapshotNow() -> InspectorSnapshot {
+        let outcome = session.current("now")
+        var data = InspectorValue.null
+        var timers: [InspectorSnapshot.PendingTimer] = []
+        if let archive = try? session.archive() {
+            data = Self.variables(of: archive)
+            timers = archive.top.timers.map { record in
+                let due = Double(record.deadline) / 1e9
+                switch record.kind {
+                case .timeout(let state, _, _): return .init(name: "timeout of \(state)", due: due)
+                case .event(let event, let id): return .init(name: event.name, due: due, id: id)
+                case .named(let name, let id): return .init(name: name, due: due, id: id)
+                }
+            }.sorted { $0.due < $1.due }
+        }
+        return InspectorSnapshot(
+            configuration: outcome.configuration, active: outcome.active,
+            events: session.session.status == .running ? session.eventsHandledNow : [], data: data,
+            timers: timers, time: outcome.time, status: outcome.status)
+    }
+
+    /// The data model's variables, as its archive holds them.
+    static func variables(of archive: SCXMLSessionArchive) -> InspectorValue {
+        guard let context = InspectorValue(encoding: archive.top.context), let model = context["model"] else {
+            return .null
+        }
+        guard case .object(let variables)? = model["variables"] else { return model }
+        return .object(variables.mapValues(readable))
+    }
+
+    /// A variable of the ECMAScript data model's archive as the page shows it: JSON values as
+    /// themselves, `undefined` as null, a function or a DOM node as its source text.
+    static func readable(_ archived: InspectorValue) -> InspectorValue {
+        guard case .object(let cases) = archived, cases.count == 1, let (kind, payload) = cases.first else {
+            return archived
+        }
+        switch (kind, payload["_0"] ?? payload["markup"]) {
+        case ("json", .string(let text)?):
+            return (try? JSONDecoder().decode(InspectorValue.self, from: Data(text.utf8))) ?? .string(text)
+        case ("function", .string(let text)?), ("dom", .string(let text)?): return .string(text)
+        case ("undefined", _): return .null
+        default: return archived
+        }
+    }
+
+    static func inspectorValue(_ value: SCXMLValue) -> InspectorValue? { InspectorValue(encoding: value) }
+
+    static func scxmlValue(_ value: InspectorValue) -> SCXMLValue? {
+        let encoder = JSONEncoder()
+        guard let data = try? encoder.encode(value) else { return nil }
+        return SCXMLValue(json: String(decoding: data, as: UTF8.self))
+    }
+
+    private func acquire() async {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            busy = true
+        }
+    }
+
+    private func release() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
 #endif

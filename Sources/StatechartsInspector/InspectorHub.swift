@@ -52,8 +52,9 @@ actor InspectorHub {
         subscribers.removeValue(forKey: id)?.finish()
     }
 
-    /// Runs the machine's virtual clock with the wall clock, 10 times a second, or stops it.
-    func setRealTime(_ running: Bool) {
+    /// Runs the machine's virtual clock with the wall clock, 10 times a second, or stops it: once
+    /// this returns `false`, the clock has stopped moving.
+    func setRealTime(_ running: Bool) async {
         guard running != (realTime != nil), !stopped else { return }
         if running {
             let target = self.target
@@ -62,6 +63,7 @@ actor InspectorHub {
                 var last = clock.now
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(100))
+                    if Task.isCancelled { return }
                     let now = clock.now
                     let elapsed = (now - last).components
                     last = now
@@ -69,19 +71,29 @@ actor InspectorHub {
                         try await target.advance(
                             by: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
                     } catch {
-                        await self?.setRealTime(false)
+                        // The session finished, or went past a limit: the clock stops.
+                        await self?.realTimeEnded()
                         return
                     }
                 }
             }
+            broadcast(InspectorMessage(type: "clock", realTime: true))
         } else {
-            realTime?.cancel()
+            let task = realTime
             realTime = nil
+            broadcast(InspectorMessage(type: "clock", realTime: false))
+            task?.cancel()
+            // An advance under way finishes before the clock counts as stopped.
+            await task?.value
         }
-        broadcast(InspectorMessage(type: "clock", realTime: running))
     }
 
-    var isRunningInRealTime: Bool { realTime != nil }
+    /// The real-time clock's own task ended: it cannot await itself, as ``setRealTime(_:)`` does.
+    private func realTimeEnded() {
+        guard realTime != nil else { return }
+        realTime = nil
+        broadcast(InspectorMessage(type: "clock", realTime: false))
+    }
 
     func stop() {
         stopped = true

@@ -99,7 +99,9 @@ struct InspectorRoutes: Sendable {
     }
 
     /// The request's JSON body.
-    static func decode<Value: Decodable>(_ type: Value.Type, from request: Request) async throws(InspectorError)
+    static func decode<Value: Decodable>(
+        _ type: Value.Type, from request: Request
+    ) async throws(InspectorError)
         -> Value
     {
         let buffer: ByteBuffer
@@ -132,7 +134,8 @@ struct InspectorRoutes: Sendable {
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
         return Response(
-            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: InspectorHub.encode(value))))
+            status: status, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: InspectorHub.encode(value))))
     }
 
     static func failure(_ error: InspectorError) -> Response {
@@ -146,6 +149,7 @@ struct InspectorRoutes: Sendable {
         headers[.xContentTypeOptions] = "nosniff"
         headers[.contentSecurityPolicy] =
             "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self' ws://127.0.0.1:* ws://localhost:*"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: InspectorPage.html)))
+        return Response(
+            status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: InspectorPage.html)))
     }
 }

@@ -54,7 +54,8 @@ extension InspectorServer {
     ) async throws(InspectorError) -> InspectorServer where Event.Kind: Sendable {
         let chart = await machine.machine.statechart
         let target = LiveMachineTarget(
-            chartName: chart.name, svg: chart.svg(), link: ActorMachineLink(machine: machine, chart: chart, make: events))
+            chartName: chart.name, svg: chart.svg(),
+            link: ActorMachineLink(machine: machine, chart: chart, make: events))
         return try await start(target, port: port)
     }
 }

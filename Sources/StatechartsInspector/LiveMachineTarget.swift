@@ -39,7 +39,8 @@ final class LiveMachineTarget: InspectorTarget {
                 let after = Set(snapshot.configuration)
                 report(
                     InspectorStep(
-                        index: index, label: "step \(index)", exited: previous.filter { !after.contains($0) }.reversed(),
+                        index: index, label: "step \(index)",
+                        exited: previous.filter { !after.contains($0) }.reversed(),
                         entered: snapshot.configuration.filter { !before.contains($0) }, snapshot: snapshot))
                 previous = snapshot.configuration
             }
@@ -158,7 +159,8 @@ where Event.Kind: Hashable {
 
     /// Reads the machine's snapshots on its actor and passes them on as text, until cancelled.
     private func pump(into output: AsyncStream<InspectorSnapshot>.Continuation, isolation: isolated any Actor) async {
-        let snapshots = machine.isolatedSnapshots(bufferingPolicy: .bufferingNewest(snapshotBuffer), isolation: isolation)
+        let snapshots = machine.isolatedSnapshots(
+            bufferingPolicy: .bufferingNewest(snapshotBuffer), isolation: isolation)
         var iterator = snapshots.makeAsyncIterator()
         while let snapshot = await iterator.next(isolation: isolation) {
             output.yield(Self.describe(snapshot, chart: chart))
@@ -185,7 +187,9 @@ protocol SnapshotPump: Sendable {
 extension IsolatedMachineLink: SnapshotPump {}
 
 /// Starts `pump` in a task: not generic, so that the task captures no type of the app's.
-func startPumping(_ pump: any SnapshotPump, into output: AsyncStream<InspectorSnapshot>.Continuation) -> Task<
+func startPumping(
+    _ pump: any SnapshotPump, into output: AsyncStream<InspectorSnapshot>.Continuation
+) -> Task<
     Void, Never
 > {
     Task { await pump.pump(into: output) }

@@ -38,7 +38,8 @@ func recorderEvent(named name: String, data: InspectorValue?) -> RecorderEvent? 
 
 /// A live machine attached to an inspector in this process, driven over loopback.
 @Suite struct AttachTests {
-    @Test("An attached IsolatedStatechart: the page, the chart as SVG, the snapshot, and the token on every API request")
+    @Test(
+        "An attached IsolatedStatechart: the page, the chart as SVG, the snapshot, and the token on every API request")
     @MainActor func isolatedPageAndAPI() async throws {
         let machine = IsolatedStatechart(try recorderChart(), context: Takes())
         try machine.start()
@@ -55,7 +56,8 @@ func recorderEvent(named name: String, data: InspectorValue?) -> RecorderEvent? 
 
             #expect(try await client.request(.GET, "/api/chart", withToken: false).status == 401)
             #expect(try await client.request(.GET, "/api/snapshot?token=wrong", withToken: false).status == 401)
-            #expect(try await client.request(.GET, "/api/snapshot?token=\(server.token)", withToken: false).status == 200)
+            #expect(
+                try await client.request(.GET, "/api/snapshot?token=\(server.token)", withToken: false).status == 200)
 
             struct Chart: Decodable {
                 var name: String
@@ -140,7 +142,8 @@ func recorderEvent(named name: String, data: InspectorValue?) -> RecorderEvent? 
     func actor() async throws {
         let machine = StatechartActor(try recorderChart(), context: Takes())
         try await machine.start()
-        let server = try await InspectorServer.attach(machine, events: { name, _ in recorderEvent(named: name, data: nil) })
+        let server = try await InspectorServer.attach(
+            machine, events: { name, _ in recorderEvent(named: name, data: nil) })
         let client = InspectorClient(server: server)
         do {
             #expect(try await client.send("record").status == 200)
@@ -173,9 +176,9 @@ func recorderEvent(named name: String, data: InspectorValue?) -> RecorderEvent? 
     /// Whether something listens on 127.0.0.1:`port`: one plain TCP connection attempt.
     static func acceptsConnections(port: Int) -> Bool {
         #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }

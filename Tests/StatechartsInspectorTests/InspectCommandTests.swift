@@ -145,4 +145,29 @@ import Testing
         #expect(snapshot.configuration == ["high"])
         #expect(snapshot.data["level"] == .number(5))
     }
+
+    @Test("inspect: the clock run in real time moves the virtual time on, and the pages hear when it starts")
+    func realTime() async throws {
+        let inspector = try await Self.inspect("Examples/media-player.scxml")
+        defer { inspector.stop() }
+        let client = inspector.client
+        #expect(try await client.send("play").status == 200)
+        let messages = try await client.watch(then: {
+            _ = try await client.request(.POST, "/api/clock", json: "{\"realTime\": true}")
+        }) { messages in messages.contains { $0.type == "clock" } }
+        #expect(messages.last == InspectorMessage(type: "clock", realTime: true))
+        // The wall clock drives the virtual one: wait (at most 200 × 50 ms) until it has moved.
+        var time = 0.0
+        for _ in 0..<200 where time < 0.3 {
+            try await Task.sleep(for: .milliseconds(50))
+            time = try await client.snapshot().time
+        }
+        #expect(time >= 0.3)
+        let stopped = try await client.request(.POST, "/api/clock", json: "{\"realTime\": false}")
+        #expect(stopped.status == 200)
+        // Stopped: the time stays where it is.
+        let after = try await client.snapshot().time
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await client.snapshot().time == after)
+    }
 }

@@ -48,7 +48,9 @@ struct InspectorClient: Sendable {
     }
 
     /// A request, with the token in the header unless `withToken` is false.
-    func request(_ method: Method, _ path: String, json: String? = nil, withToken: Bool = true) async throws
+    func request(
+        _ method: Method, _ path: String, json: String? = nil, withToken: Bool = true
+    ) async throws
         -> Reply
     {
         var request = HTTPClientRequest(url: base + path)
@@ -70,7 +72,9 @@ struct InspectorClient: Sendable {
     }
 
     func send(_ name: String, data: String? = nil) async throws -> Reply {
-        try await request(.POST, "/api/events", json: data.map { "{\"name\": \"\(name)\", \"data\": \($0)}" } ?? "{\"name\": \"\(name)\"}")
+        try await request(
+            .POST, "/api/events",
+            json: data.map { "{\"name\": \"\(name)\", \"data\": \($0)}" } ?? "{\"name\": \"\(name)\"}")
     }
 
     /// Connects to the WebSocket, runs `action` once the first message (the timeline) has come,
