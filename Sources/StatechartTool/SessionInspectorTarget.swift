@@ -12,8 +12,9 @@ actor SessionInspectorTarget: InspectorTarget {
     nonisolated let abilities = InspectorAbilities(sending: true, timeTravel: true, clock: true)
     private var session: ChartSession
     private var report: (@Sendable (InspectorStep) -> Void)?
-    /// The session after each step of the timeline, by index; as many as the timeline keeps.
-    private var archives: [Int: SCXMLSessionArchive] = [:]
+    /// The steps of the timeline, each with the session after it, by index; as many as the
+    /// timeline keeps. The newest is at ``index``.
+    private var kept: [Int: Kept] = [:]
     private let archiveLimit: Int
     private var index = 0
     /// One request at a time: a step awaits, and another must not start on the same session.
@@ -32,21 +33,22 @@ actor SessionInspectorTarget: InspectorTarget {
         defer { release() }
         self.report = report
         var working = session
-        let step: InspectorStep
+        var outcome: ChartSession.Outcome
+        var messages: [String] = []
         do {
-            let outcome = try await working.start()
-            session = working
-            step = describe(outcome)
+            outcome = try await working.start()
         } catch {
-            session = working
-            step = describe(working.current("start"), messages: ["\(error)"])
+            outcome = working.current("start")
+            messages = ["\(error)"]
         }
-        keepArchive()
-        lastStep = step
+        session = working
+        let archive = try? session.archive()
+        let step = describe(outcome, archive: archive, messages: messages)
+        kept[index] = Kept(step: step, archive: archive)
         return step
     }
 
-    func snapshot() async -> InspectorSnapshot { snapshotNow() }
+    func snapshot() async -> InspectorSnapshot { snapshot(archive: try? session.archive()) }
 
     func send(_ event: InspectorEvent) async throws(InspectorError) {
         let data: SCXMLValue?
@@ -86,18 +88,17 @@ actor SessionInspectorTarget: InspectorTarget {
             throw InspectorError("\(error)", status: 422)
         }
         // The newest step, with the machine as it is now.
-        if var step = lastStep {
-            step.snapshot = snapshotNow()
-            lastStep = step
-            report?(step)
+        if var step = kept[index]?.step {
+            let archive = try? session.archive()
+            step.snapshot = snapshot(archive: archive)
+            publish(step, archive: archive)
         }
-        keepArchive()
     }
 
     func resume(from target: Int) async throws(InspectorError) {
         await acquire()
         defer { release() }
-        guard let archive = archives[target] else {
+        guard let entry = kept[target], let archive = entry.archive else {
             throw InspectorError("the timeline no longer holds step \(target)", status: 404)
         }
         do {
@@ -106,14 +107,11 @@ actor SessionInspectorTarget: InspectorTarget {
             throw InspectorError("\(error)", status: 500)
         }
         index = target
-        archives = archives.filter { $0.key <= target }
+        kept = kept.filter { $0.key <= target }
         // The step as it was, marked: the timeline goes on from it.
-        var step = steps[target] ?? describe(session.current("resumed"))
-        step.snapshot = snapshotNow()
+        var step = entry.step
         if !step.messages.contains(Self.resumedMark) { step.messages.append(Self.resumedMark) }
-        steps = steps.filter { $0.key <= target }
-        lastStep = step
-        report?(step)
+        publish(step, archive: archive)
     }
 
     func disconnect() async { report = nil }
@@ -148,22 +146,29 @@ actor SessionInspectorTarget: InspectorTarget {
         }
     }
 
-    /// The newest step reported.
-    private var lastStep: InspectorStep? {
-        didSet { if let lastStep { steps[lastStep.index] = lastStep } }
+    /// A step of the timeline, with the session after it to resume from.
+    private struct Kept {
+        var step: InspectorStep
+        var archive: SCXMLSessionArchive?
     }
-    /// The steps reported, by index; as many as the archives.
-    private var steps: [Int: InspectorStep] = [:]
+
     /// What a step resumed from says.
     static let resumedMark = "resumed from here"
 
     private func record(_ outcome: ChartSession.Outcome, label: String, messages: [String] = []) {
         index += 1
-        var step = describe(outcome, messages: messages)
+        // Archived once: for the snapshot's data and timers, and to resume from.
+        let archive = try? session.archive()
+        var step = describe(outcome, archive: archive, messages: messages)
         step.label = label
-        lastStep = step
+        publish(step, archive: archive)
+    }
+
+    /// Keeps `step` as the newest, at ``index``, with the session's archive, and reports it.
+    private func publish(_ step: InspectorStep, archive: SCXMLSessionArchive?) {
+        kept[index] = Kept(step: step, archive: archive)
+        kept.removeValue(forKey: index - archiveLimit)
         report?(step)
-        keepArchive()
     }
 
     /// Seconds as the page shows them: 1 s, 2.5 s.
@@ -171,25 +176,22 @@ actor SessionInspectorTarget: InspectorTarget {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
-    private func keepArchive() {
-        if let archive = try? session.archive() { archives[index] = archive }
-        archives.removeValue(forKey: index - archiveLimit)
-        steps.removeValue(forKey: index - archiveLimit)
-    }
-
-    private func describe(_ outcome: ChartSession.Outcome, messages: [String] = []) -> InspectorStep {
+    private func describe(
+        _ outcome: ChartSession.Outcome, archive: SCXMLSessionArchive?, messages: [String] = []
+    ) -> InspectorStep {
         InspectorStep(
             index: index, label: outcome.step,
             event: outcome.event.map { InspectorEvent(name: $0.name, data: $0.data.flatMap(Self.inspectorValue)) },
             exited: outcome.exited, entered: outcome.entered, messages: outcome.logs + outcome.errors + messages,
-            snapshot: snapshotNow())
+            snapshot: snapshot(archive: archive))
     }
 
-    private func snapshotNow() -> InspectorSnapshot {
+    /// The session now; `archive` is its archive now, which holds the data model and the timers.
+    private func snapshot(archive: SCXMLSessionArchive?) -> InspectorSnapshot {
         let outcome = session.current("now")
         var data = InspectorValue.null
         var timers: [InspectorSnapshot.PendingTimer] = []
-        if let archive = try? session.archive() {
+        if let archive {
             data = Self.variables(of: archive)
             timers = archive.top.timers.map { record in
                 let due = Double(record.deadline) / 1e9
