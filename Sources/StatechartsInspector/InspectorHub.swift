@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The server's state: the timeline, the pages connected, and the real-time clock.
 actor InspectorHub {
@@ -9,6 +10,12 @@ actor InspectorHub {
     private var nextSubscriber = 0
     private var realTime: Task<Void, Never>?
     private var stopped = false
+    /// How many steps the target has reported, counted as it reports them, from any task.
+    private nonisolated let reported = Mutex(0)
+    /// How many of them the timeline has recorded.
+    private var recorded = 0
+    /// Requests waiting for the timeline to record the steps reported before a count.
+    private var settling: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     init(target: any InspectorTarget, timelineLimit: Int) {
         self.target = target
@@ -32,6 +39,28 @@ actor InspectorHub {
         } else {
             broadcast(InspectorMessage(type: "timeline", steps: timeline, realTime: realTime != nil))
         }
+    }
+
+    /// The target reported a step: called before the step is handed to the timeline.
+    nonisolated func noteReported() { reported.withLock { $0 += 1 } }
+
+    /// The timeline recorded a reported step.
+    func noteRecorded() {
+        recorded += 1
+        settling.removeAll { waiting in
+            guard waiting.count <= recorded else { return false }
+            waiting.continuation.resume()
+            return true
+        }
+    }
+
+    /// Returns once the timeline has recorded every step reported so far: a request that made
+    /// steps answers after the pages have been told of them, and a later `GET /api/timeline`
+    /// shows them.
+    func settled() async {
+        let count = reported.withLock { $0 }
+        guard recorded < count, !stopped else { return }
+        await withCheckedContinuation { settling.append((count, $0)) }
     }
 
     /// A page connected: its messages, the whole timeline first.
@@ -97,6 +126,8 @@ actor InspectorHub {
 
     func stop() {
         stopped = true
+        for waiting in settling { waiting.continuation.resume() }
+        settling.removeAll()
         realTime?.cancel()
         realTime = nil
         for subscriber in subscribers.values { subscriber.finish() }

@@ -13,7 +13,7 @@ struct InspectorRoutes: Sendable {
     /// The largest request body the API reads.
     static let bodyLimit = 1 << 20
 
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in Self.page() }
         router.get("/index.html") { _, _ in Self.page() }
         router.get("/api/chart") { _, _ in
@@ -26,8 +26,10 @@ struct InspectorRoutes: Sendable {
                 let event = try await Self.decode(InspectorEvent.self, from: request)
                 guard !event.name.isEmpty else { throw InspectorError("an event needs a name") }
                 try await target.send(event)
+                await hub.settled()
                 return Self.json(await target.snapshot())
             } catch let error as InspectorError {
+                await hub.settled()
                 return Self.failure(error)
             }
         }
@@ -36,8 +38,10 @@ struct InspectorRoutes: Sendable {
                 let body = try await Self.decode(ResumeRequest.self, from: request)
                 await hub.setRealTime(false)
                 try await target.resume(from: body.step)
+                await hub.settled()
                 return Self.json(await target.snapshot())
             } catch let error as InspectorError {
+                await hub.settled()
                 return Self.failure(error)
             }
         }
@@ -54,14 +58,33 @@ struct InspectorRoutes: Sendable {
                     guard !running || target.abilities.clock else { throw InspectorError.clockNotControlled }
                     await hub.setRealTime(running)
                 }
+                await hub.settled()
                 return Self.json(await target.snapshot())
             } catch let error as InspectorError {
+                await hub.settled()
                 return Self.failure(error)
             }
         }
-        router.ws("/api/updates") { request, _ in
-            TokenCheck<BasicWebSocketRequestContext>.presents(token, request) ? .upgrade([:]) : .dontUpgrade
-        } onUpgrade: { inbound, outbound, _ in
+    }
+
+    /// The WebSocket `/api/updates`, for a request that carries the token: the timeline, then each
+    /// step, until the page goes away.
+    ///
+    /// The upgrade is decided by this closure rather than by a route of a WebSocket router: the
+    /// router keeps the handler in its request context, which holds the context itself, a cycle
+    /// that leaks the handler and all it captures (the hub, the machine) on every upgrade
+    /// (hummingbird-websocket 2.8.1; the address sanitizer's leak check caught it).
+    func upgrade(
+        _ request: HTTPRequest
+    ) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+        let path = request.path ?? ""
+        guard path.split(separator: "?", maxSplits: 1).first == "/api/updates",
+            TokenCheck<BasicRequestContext>.presents(
+                token, query: path.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init),
+                authorization: request.headerFields[.authorization])
+        else { return .dontUpgrade }
+        let hub = self.hub
+        return .upgrade([:]) { inbound, outbound, _ in
             let (id, messages) = await hub.subscribe()
             let writer = Task {
                 for await text in messages {

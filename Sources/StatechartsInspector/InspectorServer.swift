@@ -58,19 +58,26 @@ public final class InspectorServer: Sendable {
         let token = token ?? Self.randomToken()
         let hub = InspectorHub(target: target, timelineLimit: max(1, timelineLimit))
         let (steps, reporter) = AsyncStream.makeStream(of: InspectorStep.self)
-        let first = await target.connect(report: { reporter.yield($0) })
+        let first = await target.connect(report: { step in
+            hub.noteReported()
+            reporter.yield(step)
+        })
         await hub.record(first)
         let feed = Task {
-            for await step in steps { await hub.record(step) }
+            for await step in steps {
+                await hub.record(step)
+                await hub.noteRecorded()
+            }
         }
 
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let router = Router()
         router.add(middleware: TokenCheck(token: token))
-        InspectorRoutes(hub: hub, target: target, token: token).register(on: router)
+        let routes = InspectorRoutes(hub: hub, target: target, token: token)
+        routes.register(on: router)
 
         let (bound, boundContinuation) = AsyncStream<Int?>.makeStream()
         let application = Application(
-            router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+            router: router, server: .http1WebSocketUpgrade(shouldUpgrade: { request, _, _ in routes.upgrade(request) }),
             configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { channel in
                 boundContinuation.yield(channel.localAddress?.port)
@@ -136,8 +143,17 @@ struct TokenCheck<Context: RequestContext>: RouterMiddleware {
 
     /// Whether `request` carries `token` in its query or its `Authorization` header.
     static func presents(_ token: String, _ request: Request) -> Bool {
-        if let presented = request.uri.queryParameters.get("token"), presented == token { return true }
-        if let header = request.headers[.authorization], header == "Bearer \(token)" { return true }
-        return false
+        presents(token, query: request.uri.query, authorization: request.headers[.authorization])
+    }
+
+    /// Whether a request whose query is `query` (the part after `?`) and whose `Authorization`
+    /// header is `authorization` carries `token`.
+    static func presents(_ token: String, query: String?, authorization: String?) -> Bool {
+        if authorization == "Bearer \(token)" { return true }
+        guard let query else { return false }
+        return query.split(separator: "&").contains { item in
+            let parts = item.split(separator: "=", maxSplits: 1)
+            return parts.count == 2 && parts[0] == "token" && parts[1].removingPercentEncoding == token
+        }
     }
 }

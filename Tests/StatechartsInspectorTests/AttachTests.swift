@@ -70,6 +70,16 @@ func recorderEvent(named name: String, data: InspectorValue?) -> RecorderEvent? 
             }
             #expect(chart.abilities == InspectorAbilities(sending: true, timeTravel: false, clock: false))
 
+            // The WebSocket needs the token too: the upgrade is refused at once.
+            do {
+                _ = try await client.watch(query: "token=wrong") { _ in true }
+                Issue.record("the WebSocket was opened with a wrong token")
+            } catch is InspectorClient.TimedOut {
+                Issue.record("the WebSocket with a wrong token was neither opened nor refused")
+            } catch {}
+            let query = try await client.watch(query: "token=\(server.token)") { $0.count == 1 }
+            #expect(query.first?.type == "timeline")
+
             let before = try await client.snapshot()
             #expect(before.configuration == ["idle"])
             #expect(before.events == ["record"])
