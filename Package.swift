@@ -23,10 +23,13 @@ let package = Package(
         .library(name: "StatechartTool", targets: ["StatechartTool"]),
         // What live machines do, written to a swift-log Logger.
         .library(name: "StatechartsLogging", targets: ["StatechartsLogging"]),
-        // A Bluetooth LE connection with messaging, as a statechart, and a simulated central.
-        .library(name: "BluetoothConnection", targets: ["BluetoothConnection"]),
+        // A Bluetooth LE connection with messaging, as a statechart: a simulated central, and an
+        // adapter to CoreBluetooth on Apple platforms.
+        .library(name: "StatechartsBluetooth", targets: ["StatechartsBluetooth"]),
         // A scripted session of the connection kit: `swift run bluetooth-demo`.
         .executable(name: "bluetooth-demo", targets: ["BluetoothDemo"]),
+        // Messaging throughput on the simulated link, in simulated time: `swift run bluetooth-throughput`.
+        .executable(name: "bluetooth-throughput", targets: ["BluetoothThroughput"]),
     ],
     traits: [
         .trait(
@@ -149,14 +152,19 @@ let package = Package(
         .executableTarget(
             name: "statechart",
             dependencies: ["StatechartTool", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        // The Bluetooth LE connection kit: platform-free, against a protocol that mirrors CoreBluetooth.
-        .target(name: "BluetoothConnection", dependencies: ["Statecharts"]),
+        // The Bluetooth LE connection kit: the chart and messaging against a protocol that mirrors
+        // CoreBluetooth, its simulator, and the CoreBluetooth adapter (compiled where CoreBluetooth is).
+        .target(name: "StatechartsBluetooth", dependencies: ["Statecharts"]),
         // The seed machines as runnable examples, each with tests and an article.
         .target(name: "StatechartExamples", dependencies: ["Statecharts"], path: "Examples/Flows"),
         .executableTarget(
             name: "BluetoothDemo",
-            dependencies: ["BluetoothConnection", "Statecharts", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: ["StatechartsBluetooth", "Statecharts", .product(name: "Clocks", package: "swift-clocks")],
             path: "Examples/BluetoothDemo"),
+        .executableTarget(
+            name: "BluetoothThroughput",
+            dependencies: ["StatechartsBluetooth", "Statecharts", .product(name: "Clocks", package: "swift-clocks")],
+            path: "Examples/BluetoothThroughput"),
         .testTarget(name: "StatechartsTests", dependencies: ["Statecharts", "StatechartsTesting"]),
         // The live runtime (actors, clocks, tasks) on a test clock.
         .testTarget(
@@ -180,13 +188,25 @@ let package = Package(
             exclude: ["Fixtures"]),
         // The connection kit's scenarios, faults and messaging, on the simulated central.
         .testTarget(
-            name: "BluetoothConnectionTests",
+            name: "StatechartsBluetoothTests",
             dependencies: [
-                "BluetoothConnection", "Statecharts", "StatechartsTesting",
+                "StatechartsBluetooth", "Statecharts", "StatechartsTesting",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]),
+        // A stand-in for the CoreBluetooth surface the adapter uses, with Apple's signatures: built
+        // only for CoreBluetoothCentralTests, and empty where CoreBluetooth exists.
+        .target(name: "CoreBluetoothStandIn", path: "Tests/CoreBluetoothStandIn"),
+        // The CoreBluetooth adapter (its source file, linked in) on the stand-in: every delegate
+        // path, and the connection chart end to end through it. Empty on Apple platforms, where
+        // the library compiles the adapter against the real framework.
+        .testTarget(
+            name: "CoreBluetoothCentralTests",
+            dependencies: [
+                "StatechartsBluetooth", "CoreBluetoothStandIn", "Statecharts",
+            ],
+            swiftSettings: [.define("COREBLUETOOTH_STAND_IN")]),
         .testTarget(
             name: "StatechartExamplesTests",
             dependencies: ["StatechartExamples", "Statecharts", .product(name: "Clocks", package: "swift-clocks")]),
@@ -241,7 +261,7 @@ let package = Package(
 var documentationExampleDependencies: [Target.Dependency] {
     [
         "Statecharts", "StatechartsSCXML", "StatechartsLogging", "StatechartsHTTP", "StatechartsInspector",
-        "BluetoothConnection",
+        "StatechartsBluetooth",
         .product(name: "Logging", package: "swift-log"),
         .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
         .product(name: "Clocks", package: "swift-clocks"),

@@ -1,28 +1,35 @@
 // A scripted session of the Bluetooth LE connection kit on a simulated central and a test clock:
 // pairing, messages, the device leaving range, Bluetooth turned off, a relaunch by the system,
-// and unpairing. Every transition of the chart is printed with the virtual time it happened at.
+// unpairing, and choosing a device from the nearby list. Every transition of the chart is printed with the virtual time it happened at.
 //
 //     swift run bluetooth-demo
 
-import BluetoothConnection
 import Clocks
 import Foundation
 import Statecharts
+import StatechartsBluetooth
 
 let clock = TestClock()
 let start = clock.now
 let service: BluetoothUUID = "FFE0"
+let battery = CharacteristicID(service: "180F", uuid: "2A19")
 let configuration = ConnectionConfiguration(
-    service: service, writeCharacteristic: "FFE1", notifyCharacteristic: "FFE2")
+    service: service, writeCharacteristic: "FFE1", notifyCharacteristic: "FFE2", additionalServices: ["180F"])
 let thermometer = SimulatedPeripheral(
     id: PeripheralID(UUID(uuidString: "6F1C1A52-3E55-4C49-9D5A-6A1E8A7B0001") ?? UUID()), name: "Thermometer",
-    services: [service: ["FFE1", "FFE2"]], writeLength: 20
+    services: [service: ["FFE1", "FFE2"], "180F": ["2A19"]], values: [battery: Data([87])], rssi: -58,
+    writeLength: 20
 ) { request in
     // The thermometer's app answers {"get": "temperature"} with a reading, after 80 ms.
     let asked = String(decoding: request, as: UTF8.self)
     let answer = asked.contains("temperature") ? #"{"temperature": 21.5, "unit": "C"}"# : #"{"error": "unknown"}"#
     return .init(Data(answer.utf8), after: .milliseconds(80))
 }
+// A second device, heard later and farther away: it shows in the picker.
+let scale = SimulatedPeripheral(
+    id: PeripheralID(UUID(uuidString: "6F1C1A52-3E55-4C49-9D5A-6A1E8A7B0002") ?? UUID()), name: "Kitchen scale",
+    services: [service: ["FFE1", "FFE2"]], rssi: -74)
+scale.advertisingDelay = .milliseconds(800)
 let memory = InMemoryPeripheralMemory()
 
 func time() -> String {
@@ -76,7 +83,7 @@ func states(_ connection: BluetoothConnection) async -> String {
 /// The session, in a function of its own: its locals end with it, before the process exits.
 func runDemo() async throws {
     say("Bluetooth is off; the app starts with nothing paired")
-    var central = SimulatedCentral(clock: clock, state: .poweredOff, peripherals: [thermometer])
+    var central = SimulatedCentral(clock: clock, state: .poweredOff, peripherals: [thermometer, scale])
     var connection = try await connect(central)
 
     say("Bluetooth turned on")
@@ -131,10 +138,27 @@ func runDemo() async throws {
     central.send(Data(repeating: 1, count: 500), from: thermometer.id)
     if case .failed(_, let error) = await inbox.next() { say("dropped, not half-delivered: \(error)") }
 
+    say(
+        "battery \(try await connection.readValue(of: battery).first ?? 0) %, signal \(try await connection.readRSSI()) dBm"
+    )
+
     say("the user taps Forget")
     await connection.unpair()
     await connection.settle(reportsOf: central)
     say("\(await states(connection)); remembered \(memory.pairedPeripheral?.description ?? "nothing")")
+
+    say("the user opens the device picker")
+    await connection.browse()
+    await wait(.seconds(1), connection, central)
+    for device in await connection.nearby {
+        say("  nearby: \(device.name ?? "unnamed"), \(device.rssi) dBm")
+    }
+    say("the user picks the Kitchen scale")
+    await connection.pair(with: scale.id)
+    await wait(.milliseconds(300), connection, central)
+    say(
+        "\(await states(connection)); remembered \(memory.pairedPeripheral == scale.id ? "the Kitchen scale" : "something else")"
+    )
 }
 
 do {
