@@ -17,7 +17,7 @@ struct CentralEventsTests {
         let second = central.events().makeAsyncIterator()
         #expect(central.subscriberCount == 2)
         central.connect(device.id)
-        await clock.advance(by: .milliseconds(100))
+        await advance(clock, until: central, hasReported: 2)
         central.powerOff()
         for iterator in [first, second] {
             var events = iterator

@@ -109,3 +109,13 @@ func eventually(_ condition: () -> Bool) async -> Bool {
     }
     return condition()
 }
+
+/// Advances `clock` 10 ms at a time until `central` has made `count` reports, for tests of a
+/// central alone: a delay the simulator starts runs on a task that registers its sleep when it
+/// first runs, so one advance made at once could come before it. Bounded: at most 10 s of the clock.
+func advance(_ clock: TestClock<Duration>, until central: SimulatedCentral, hasReported count: Int) async {
+    for _ in 0..<1_000 where central.reportCount < count {
+        await clock.advance(by: .milliseconds(10))
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}

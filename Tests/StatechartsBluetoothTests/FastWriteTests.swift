@@ -9,7 +9,8 @@ import Testing
 struct FastWriteTests {
     typealias Rig = ConnectionRig
 
-    static func timedDevice(writeLength: Int = 185, properties: CharacteristicProperties? = nil) -> SimulatedPeripheral {
+    static func timedDevice(writeLength: Int = 185, properties: CharacteristicProperties? = nil) -> SimulatedPeripheral
+    {
         SimulatedPeripheral(
             id: Rig.deviceID, name: "Thermometer", services: [Rig.service: [Rig.write, Rig.notify]],
             properties: properties.map { [CharacteristicID(service: Rig.service, uuid: Rig.write): $0] } ?? [:],
@@ -71,13 +72,15 @@ struct FastWriteTests {
         var events = central.events().makeAsyncIterator()
         #expect(await events.next() == .stateChanged(.poweredOn))
         central.connect(device.id)
-        await clock.advance(by: .milliseconds(100))
+        await advance(clock, until: central, hasReported: 2)
         #expect(await events.next() == .connected(device.id))
         let characteristic = CharacteristicID(service: Rig.service, uuid: Rig.write)
-        for _ in 0..<3 { central.writeValue(Data([1, 2, 3]), to: characteristic, of: device.id, type: .withoutResponse) }
+        for _ in 0..<3 {
+            central.writeValue(Data([1, 2, 3]), to: characteristic, of: device.id, type: .withoutResponse)
+        }
         #expect(device.droppedWrites == 1)
         #expect(!central.canSendWriteWithoutResponse(to: device.id))
-        await clock.advance(by: .milliseconds(30))
+        await advance(clock, until: central, hasReported: 3)
         #expect(await events.next() == .readyToSendWriteWithoutResponse(device.id))
         #expect(central.canSendWriteWithoutResponse(to: device.id))
         #expect(device.writesReceived.withoutResponse == 2)

@@ -39,6 +39,16 @@ struct MemoryTests {
         #expect(third.contents == RememberedPeripherals(), "unpairing forgets the device's data too")
     }
 
+    @Test func unpairingWhileBluetoothIsOffForgetsTheRememberedDevicesData() async throws {
+        let memory = InMemoryPeripheralMemory(Rig.deviceID)
+        memory.setValue(Data("kitchen".utf8), forKey: "room", of: Rig.deviceID)
+        let rig = try await Rig.make(power: .poweredOff, memory: memory)
+        #expect(await rig.states == [.waitingForPower])
+        #expect(await rig.connection.unpair())
+        #expect(memory.pairedPeripheral == nil)
+        #expect(memory.value(forKey: "room", of: Rig.deviceID) == nil)
+    }
+
     @Test func aDamagedFileIsSetAsideAndPairingStartsAnew() throws {
         let file = try Self.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent().deletingLastPathComponent()) }
@@ -67,20 +77,25 @@ struct MemoryTests {
     @Test func theDefaultFolderIsApplicationSupportOrXDG() {
         let home = ["HOME": "/home/ada"]
         #if canImport(Darwin)
-            #expect(FilePeripheralMemory.applicationSupportFolder().path.hasSuffix("Application Support"))
+        #expect(FilePeripheralMemory.applicationSupportFolder().path.hasSuffix("Application Support"))
         #else
-            #expect(
-                FilePeripheralMemory.applicationSupportFolder(environment: home.merging(["XDG_DATA_HOME": "/data/ada"]) { $1 })
-                    .path == "/data/ada")
-            #expect(
-                FilePeripheralMemory.applicationSupportFolder(environment: home.merging(["XDG_DATA_HOME": "relative"]) { $1 })
-                    .path == "/home/ada/.local/share",
-                "a relative XDG_DATA_HOME is ignored, as the specification says")
-            #expect(FilePeripheralMemory.applicationSupportFolder(environment: home).path == "/home/ada/.local/share")
+        #expect(
+            FilePeripheralMemory.applicationSupportFolder(
+                environment: home.merging(["XDG_DATA_HOME": "/data/ada"]) { $1 }
+            )
+            .path == "/data/ada")
+        #expect(
+            FilePeripheralMemory.applicationSupportFolder(
+                environment: home.merging(["XDG_DATA_HOME": "relative"]) { $1 }
+            )
+            .path == "/home/ada/.local/share",
+            "a relative XDG_DATA_HOME is ignored, as the specification says")
+        #expect(FilePeripheralMemory.applicationSupportFolder(environment: home).path == "/home/ada/.local/share")
         #endif
         let named = FilePeripheralMemory(application: "com.example.thermometer-\(UUID().uuidString)")
         #expect(named.fileURL.deletingLastPathComponent().lastPathComponent.hasPrefix("com.example.thermometer"))
         #expect(named.fileURL.lastPathComponent == "peripherals.json")
-        #expect(!FileManager.default.fileExists(atPath: named.fileURL.path), "nothing is written until something changes")
+        #expect(
+            !FileManager.default.fileExists(atPath: named.fileURL.path), "nothing is written until something changes")
     }
 }

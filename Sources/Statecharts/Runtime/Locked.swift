@@ -35,3 +35,10 @@ package final class Locked<Value: ~Copyable>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+extension Locked: CustomReflectable where Value: ~Copyable {
+    /// No children: reflecting the value would read it without the lock, and a value that cannot be
+    /// copied cannot be reflected at all (a failed expectation of a test that mentions an object
+    /// holding one would crash the runner).
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -40,7 +40,8 @@ public enum CentralEvent: Hashable, Sendable {
         case .stateChanged, .willRestore: nil
         case .discovered(let id, _, _), .connected(let id), .failedToConnect(let id, _), .disconnected(let id, _),
             .discoveredServices(let id, _, _), .discoveredCharacteristics(let id, _, _, _),
-            .discoveredDescriptors(let id, _, _, _), .wroteValue(let id, _, _), .readyToSendWriteWithoutResponse(let id),
+            .discoveredDescriptors(let id, _, _, _), .wroteValue(let id, _, _),
+            .readyToSendWriteWithoutResponse(let id),
             .valueUpdated(let id, _, _, _), .notificationStateChanged(let id, _, _, _), .readRSSI(let id, _, _):
             id
         }

@@ -223,6 +223,8 @@ public struct ConnectionContext: Sendable {
             central.cancelPeripheralConnection(peripheral)
             memory.forget(peripheral)
         }
+        // Bluetooth off: no peripheral is chosen, but one may be remembered.
+        if let remembered = memory.pairedPeripheral { memory.forget(remembered) }
         memory.pairedPeripheral = nil
         peripheral = nil
         failure = nil

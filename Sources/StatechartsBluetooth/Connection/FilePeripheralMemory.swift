@@ -42,23 +42,28 @@ public final class FilePeripheralMemory: PeripheralMemory {
     ///   process name.
     public convenience init(application: String? = nil) {
         let name = application ?? Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
-        self.init(fileURL: Self.applicationSupportFolder().appendingPathComponent(name).appendingPathComponent("peripherals.json"))
+        self.init(
+            fileURL: Self.applicationSupportFolder().appendingPathComponent(name).appendingPathComponent(
+                "peripherals.json"))
     }
 
     /// The platform's folder for an app's own data: Application Support on Apple platforms,
     /// `$XDG_DATA_HOME` (when absolute) or `~/.local/share` elsewhere.
-    public static func applicationSupportFolder(environment: [String: String] = ProcessInfo.processInfo.environment)
+    public static func applicationSupportFolder(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    )
         -> URL
     {
         #if canImport(Darwin)
-            if let folder = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first {
-                return folder
-            }
+        if let folder = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first {
+            return folder
+        }
         #endif
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             return URL(fileURLWithPath: data, isDirectory: true)
         }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let home =
+            environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appendingPathComponent(".local/share", isDirectory: true)
     }

@@ -1,3 +1,4 @@
+import Statecharts
 import Synchronization
 
 import struct Foundation.Data
@@ -6,11 +7,11 @@ import struct Foundation.Data
 final class ReadWaiter<Value: Sendable>: Sendable {
     /// Tells waiters apart.
     let key: Int
-    private let continuation: Mutex<CheckedContinuation<Result<Value, BluetoothError>, Never>?>
+    private let continuation: Locked<CheckedContinuation<Result<Value, BluetoothError>, Never>?>
 
     init(_ continuation: CheckedContinuation<Result<Value, BluetoothError>, Never>) {
         key = readWaiterKeys.add(1, ordering: .relaxed).newValue
-        self.continuation = Mutex(continuation)
+        self.continuation = Locked(continuation)
     }
 
     /// Resumes the caller, the first time only.
