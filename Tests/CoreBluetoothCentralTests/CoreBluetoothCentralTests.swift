@@ -16,10 +16,10 @@ struct CoreBluetoothCentralTests {
         replyTimeout: .seconds(5))
 
     /// A central on the stand-in and the radio around it.
-    static func make(restorationIdentifier: String? = nil) -> (CoreBluetoothCentral, StandInRadio) {
+    static func make(restorationIdentifier: String? = nil) throws -> (CoreBluetoothCentral, StandInRadio) {
         let central = CoreBluetoothCentral(restorationIdentifier: restorationIdentifier)
-        let manager = central.run { OnQueue(value: $0) }.value
-        return (central, StandInRadio(manager: manager!))
+        let manager = try #require(central.run { OnQueue(value: $0) }.value, "the central made its manager")
+        return (central, StandInRadio(manager: manager))
     }
 
     /// A connection on the adapter, started, with Bluetooth on.
@@ -33,7 +33,7 @@ struct CoreBluetoothCentralTests {
     }
 
     @Test func everySubscriberGetsTheRestorationThenTheStateFirst() async throws {
-        let (central, radio) = Self.make(restorationIdentifier: "com.example.thermometer")
+        let (central, radio) = try Self.make(restorationIdentifier: "com.example.thermometer")
         #expect(
             radio.now { radio.manager.options?[CBCentralManagerOptionRestoreIdentifierKey] as? String }
                 == "com.example.thermometer")
@@ -59,7 +59,7 @@ struct CoreBluetoothCentralTests {
     }
 
     @Test func aScanPassesItsOptionsAndReportsTheWholeAdvertisement() async throws {
-        let (central, radio) = Self.make()
+        let (central, radio) = try Self.make()
         let manufacturer = Data([0x4C, 0x00, 0x02, 0x15])
         let device = radio.addDevice(
             rssi: -42,
@@ -103,7 +103,7 @@ struct CoreBluetoothCentralTests {
     }
 
     @Test func theChartPairsDiscoversAndSendsWithoutResponseUnderFlowControl() async throws {
-        let (central, radio) = Self.make()
+        let (central, radio) = try Self.make()
         let device = radio.addDevice()
         radio.setState(.poweredOn)
         let memory = InMemoryPeripheralMemory()
@@ -142,7 +142,7 @@ struct CoreBluetoothCentralTests {
     }
 
     @Test func aCharacteristicWithoutFastWritesIsWrittenWithResponse() async throws {
-        let (central, radio) = Self.make()
+        let (central, radio) = try Self.make()
         let device = radio.addDevice(writeProperties: [.write])
         radio.setState(.poweredOn)
         let connection = try await Self.connection(central, radio)
@@ -167,7 +167,7 @@ struct CoreBluetoothCentralTests {
         #expect(CoreBluetoothCentral.bluetoothError(CocoaError(.fileNoSuchFile)) == BluetoothError(.unknown))
         #expect(CoreBluetoothCentral.bluetoothError(nil) == nil)
 
-        let (central, radio) = Self.make()
+        let (central, radio) = try Self.make()
         let device = radio.addDevice()
         radio.now { device.connectionFailures = [CBError(.peerRemovedPairingInformation)] }
         radio.setState(.poweredOn)
@@ -190,7 +190,7 @@ struct CoreBluetoothCentralTests {
     }
 
     @Test func aRestoredConnectionResumesWithoutConnectingAgain() async throws {
-        let (central, radio) = Self.make(restorationIdentifier: "com.example.thermometer")
+        let (central, radio) = try Self.make(restorationIdentifier: "com.example.thermometer")
         let device = radio.addDevice()
         radio.later {
             device.peripheral.setState(.connected)
@@ -208,7 +208,7 @@ struct CoreBluetoothCentralTests {
     }
 
     @Test func commandsOnWhatIsNotThereAreAnsweredWithTheErrorsCoreBluetoothGives() async throws {
-        let (central, radio) = Self.make()
+        let (central, radio) = try Self.make()
         let device = radio.addDevice()
         radio.setState(.poweredOn)
         #expect(await eventually { central.state == .poweredOn })
@@ -270,7 +270,7 @@ struct CoreBluetoothCentralTests {
     }
 
     @Test func retrievingFindsWhatTheSystemKnowsAndConnected() async throws {
-        let (central, radio) = Self.make()
+        let (central, radio) = try Self.make()
         let known = radio.addDevice()
         let held = radio.addDevice(name: "Held")
         radio.now {

@@ -33,18 +33,30 @@ open class CBService: CBAttribute {
 
 /// https://developer.apple.com/documentation/corebluetooth/cbcharacteristicproperties
 public struct CBCharacteristicProperties: OptionSet, Sendable {
+    /// The bits.
     public var rawValue: UInt
+    /// Properties from their bits.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
+    /// https://developer.apple.com/documentation/corebluetooth/cbcharacteristicproperties/broadcast
     public static let broadcast = CBCharacteristicProperties(rawValue: 0x01)
+    /// https://developer.apple.com/documentation/corebluetooth/cbcharacteristicproperties/read
     public static let read = CBCharacteristicProperties(rawValue: 0x02)
+    /// https://developer.apple.com/documentation/corebluetooth/cbcharacteristicproperties/writewithoutresponse
     public static let writeWithoutResponse = CBCharacteristicProperties(rawValue: 0x04)
+    /// https://developer.apple.com/documentation/corebluetooth/cbcharacteristicproperties/write
     public static let write = CBCharacteristicProperties(rawValue: 0x08)
+    /// https://developer.apple.com/documentation/corebluetooth/cbcharacteristicproperties/notify
     public static let notify = CBCharacteristicProperties(rawValue: 0x10)
+    /// https://developer.apple.com/documentation/corebluetooth/cbcharacteristicproperties/indicate
     public static let indicate = CBCharacteristicProperties(rawValue: 0x20)
+    /// https://developer.apple.com/documentation/corebluetooth/cbcharacteristicproperties/authenticatedsignedwrites
     public static let authenticatedSignedWrites = CBCharacteristicProperties(rawValue: 0x40)
+    /// https://developer.apple.com/documentation/corebluetooth/cbcharacteristicproperties/extendedproperties
     public static let extendedProperties = CBCharacteristicProperties(rawValue: 0x80)
+    /// https://developer.apple.com/documentation/corebluetooth/cbcharacteristicproperties/notifyencryptionrequired
     public static let notifyEncryptionRequired = CBCharacteristicProperties(rawValue: 0x100)
+    /// https://developer.apple.com/documentation/corebluetooth/cbcharacteristicproperties/indicateencryptionrequired
     public static let indicateEncryptionRequired = CBCharacteristicProperties(rawValue: 0x200)
 }
 

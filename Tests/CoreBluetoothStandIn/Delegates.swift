@@ -24,15 +24,20 @@ public protocol CBCentralManagerDelegate: NSObjectProtocol {
 }
 
 extension CBCentralManagerDelegate {
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func centralManager(_ central: CBCentralManager, willRestoreState dict: [String: Any]) {}
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func centralManager(
         _ central: CBCentralManager, didDiscover peripheral: CBPeripheral, advertisementData: [String: Any],
         rssi RSSI: NSNumber
     ) {}
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {}
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func centralManager(
         _ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?
     ) {}
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func centralManager(
         _ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: (any Error)?
     ) {}
@@ -66,24 +71,32 @@ public protocol CBPeripheralDelegate: NSObjectProtocol {
 }
 
 extension CBPeripheralDelegate {
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?) {}
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func peripheral(
         _ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService, error: (any Error)?
     ) {}
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func peripheral(
         _ peripheral: CBPeripheral, didDiscoverDescriptorsFor characteristic: CBCharacteristic, error: (any Error)?
     ) {}
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func peripheral(
         _ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic, error: (any Error)?
     ) {}
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func peripheral(
         _ peripheral: CBPeripheral, didWriteValueFor characteristic: CBCharacteristic, error: (any Error)?
     ) {}
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func peripheral(
         _ peripheral: CBPeripheral, didUpdateNotificationStateFor characteristic: CBCharacteristic,
         error: (any Error)?
     ) {}
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func peripheral(_ peripheral: CBPeripheral, didReadRSSI RSSI: NSNumber, error: (any Error)?) {}
+    /// Does nothing unless the delegate implements it, as for an optional requirement.
     public func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {}
 }
 #endif
