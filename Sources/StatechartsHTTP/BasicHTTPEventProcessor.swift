@@ -5,7 +5,6 @@ import Logging
 import NIOCore
 import Statecharts
 import StatechartsSCXML
-import Synchronization
 
 /// SCXML's Basic HTTP Event I/O Processor (SCXML 1.0, Appendix D.2), for real: an HTTP server on
 /// a socket receives events for the sessions opened at it, and an HTTP client sends the events
@@ -339,7 +338,7 @@ extension BasicHTTPEventProcessor {
             var sendsInFlight = 0
         }
 
-        let contents = Mutex(Contents())
+        let contents = Locked(Contents())
         let limits: Limits
 
         init(limits: Limits) { self.limits = limits }

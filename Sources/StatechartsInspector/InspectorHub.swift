@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Statecharts
 
 /// The server's state: the timeline, the pages connected, and the real-time clock.
 actor InspectorHub {
@@ -11,7 +11,7 @@ actor InspectorHub {
     private var realTime: Task<Void, Never>?
     private var stopped = false
     /// How many steps the target has reported, counted as it reports them, from any task.
-    private nonisolated let reported = Mutex(0)
+    private nonisolated let reported = Locked(0)
     /// How many of them the timeline has recorded.
     private var recorded = 0
     /// Requests waiting for the timeline to record the steps reported before a count.

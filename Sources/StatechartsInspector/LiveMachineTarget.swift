@@ -1,5 +1,4 @@
 import Statecharts
-import Synchronization
 
 /// A live machine of an app, seen through its snapshots: what ``InspectorServer/attach(_:port:events:isolation:)``
 /// serves.
@@ -13,7 +12,7 @@ final class LiveMachineTarget: InspectorTarget {
     let svg: String
     let abilities: InspectorAbilities
     private let link: any LiveMachineLink
-    private let reader: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let reader = Locked<Task<Void, Never>?>(nil)
 
     init(chartName: String, svg: String, link: any LiveMachineLink) {
         self.chartName = chartName

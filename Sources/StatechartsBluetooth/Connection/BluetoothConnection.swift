@@ -38,7 +38,7 @@ public final class BluetoothConnection: Sendable {
     private let deliveredReports = ReportCounter()
     private let processedReports = ReportCounter()
     private let reads = Locked(PendingReads())
-    private let sleep: @Sendable (Duration) async throws -> Void
+    private let clock: KitClock
 
     /// A connection, not started.
     ///
@@ -64,11 +64,11 @@ public final class BluetoothConnection: Sendable {
             maximumMessageLength: configuration.maximumMessageLength, replyTimeout: configuration.replyTimeout,
             clock: clock)
         timers = TimerWheel(clock: clock)
-        sleep = { try await clock.sleep(for: $0) }
-        let origin = clock.now
+        let kitClock = KitClock(clock)
+        self.clock = kitClock
         let context = ConnectionContext(
             central: central, memory: memory, configuration: configuration, messenger: messenger,
-            now: { origin.duration(to: clock.now) })
+            now: kitClock.elapsed)
         machine = StatechartActor(
             try ConnectionChart.make(configuration), context: context, timers: timers, inspect: inspect)
     }
@@ -209,8 +209,9 @@ public final class BluetoothConnection: Sendable {
             let waiter = ReadWaiter(continuation)
             reads.withLock { register(&$0, waiter) }
             start()
-            Task { [weak self, sleep, timeout = configuration.replyTimeout] in
-                guard (try? await sleep(timeout)) != nil else { return }
+            let wait = clock.deadline(configuration.replyTimeout)
+            Task { [weak self] in
+                guard (try? await wait()) != nil else { return }
                 if self?.reads.withLock({ $0.remove(waiter.key) }) == true {
                     waiter.resume(returning: .failure(BluetoothError(.connectionTimeout)))
                 }

@@ -51,7 +51,7 @@ public final class Messenger: Sendable {
 
     private let inboxContinuation: AsyncStream<Inbound>.Continuation
     private let state: Locked<MessengerState>
-    private let sleep: @Sendable (Duration) async throws -> Void
+    private let clock: KitClock
 
     /// A messenger, not connected.
     ///
@@ -64,7 +64,7 @@ public final class Messenger: Sendable {
         self.replyTimeout = replyTimeout
         (inbox, inboxContinuation) = AsyncStream.makeStream()
         state = Locked(MessengerState(reassembler: MessageReassembler(maximumMessageLength: maximumMessageLength)))
-        sleep = { try await clock.sleep(for: $0) }
+        self.clock = KitClock(clock)
     }
 
     deinit {
@@ -145,8 +145,9 @@ public final class Messenger: Sendable {
                 return
             }
             // Weak, so that a messenger released while a timeout waits on its clock is freed.
-            let timer = Task { [weak self, sleep = self.sleep] in
-                guard (try? await sleep(timeout)) != nil, let self else { return }
+            let wait = self.clock.deadline(timeout)
+            let timer = Task { [weak self] in
+                guard (try? await wait()) != nil, let self else { return }
                 self.finishRequest(id, with: .failure(.timedOut(requestID: id)))
             }
             let stillWaiting = self.state.withLock { state in

@@ -21,7 +21,7 @@ public final class SimulatedCentral: BluetoothCentral {
 
     private let hub: CentralEventHub
     private let world: Locked<CentralWorld>
-    private let clock: SimulationClock
+    private let clock: KitClock
     private let emitted = ReportCounter()
     /// The delays waiting on the clock, cancelled when the central is freed.
     private let pendingDelays = Locked(PendingDelays())
@@ -29,7 +29,14 @@ public final class SimulatedCentral: BluetoothCentral {
     /// The delays waiting on the clock, by a key each.
     private struct PendingDelays: ~Copyable {
         var tasks: [Int: Task<Void, Never>] = [:]
+        /// When each delay ends, as time on the clock since the central was made.
+        var deadlines: [Int: Duration] = [:]
         var nextKey = 0
+
+        mutating func remove(_ key: Int) {
+            tasks[key] = nil
+            deadlines[key] = nil
+        }
     }
 
     /// A central whose radio is in `state`, with `peripherals` around it.
@@ -39,11 +46,11 @@ public final class SimulatedCentral: BluetoothCentral {
         clock: C, state: CentralState = .poweredOn, peripherals: [SimulatedPeripheral]
     ) where C.Duration == Duration {
         self.init(
-            clock: SimulationClock(clock), world: CentralWorld(power: state), peripherals: peripherals, restoring: nil)
+            clock: KitClock(clock), world: CentralWorld(power: state), peripherals: peripherals, restoring: nil)
     }
 
     private init(
-        clock: SimulationClock, world: CentralWorld, peripherals: [SimulatedPeripheral],
+        clock: KitClock, world: CentralWorld, peripherals: [SimulatedPeripheral],
         restoring: [RestoredPeripheral]?
     ) {
         self.peripherals = peripherals
@@ -56,6 +63,13 @@ public final class SimulatedCentral: BluetoothCentral {
 
     /// How many reports the central has made.
     public var reportCount: Int { emitted.value }
+
+    /// Whether a delay whose time has come has yet to run its work: ``BluetoothConnection/settle(reportsOf:)``
+    /// waits for it, so that what the clock set off is reported before a test looks.
+    var hasDueDelays: Bool {
+        let now = clock.elapsed()
+        return pendingDelays.withLock { delays in delays.deadlines.values.contains { $0 <= now } }
+    }
 
     // MARK: - BluetoothCentral
 
@@ -458,9 +472,12 @@ public final class SimulatedCentral: BluetoothCentral {
             let key = delays.nextKey
             delays.nextKey += 1
             // Made under the lock, so that its removal (which takes the lock) follows its insertion.
-            delays.tasks[key] = Task { [weak self, clock] in
-                if (try? await clock.sleep(delay)) != nil, let self { work(self) }
-                self?.pendingDelays.withLock { _ = $0.tasks.removeValue(forKey: key) }
+            // Timed from now, not from when the task first runs.
+            let wait = clock.deadline(delay)
+            delays.deadlines[key] = clock.elapsed() + delay
+            delays.tasks[key] = Task { [weak self] in
+                if (try? await wait()) != nil, let self { work(self) }
+                self?.pendingDelays.withLock { $0.remove(key) }
             }
         }
     }
