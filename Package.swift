@@ -15,8 +15,8 @@ let package = Package(
         // A page in the browser that shows a machine live and drives it: `statechart inspect`, or a
         // live machine of an app attached with one call. A separate product, on Hummingbird.
         .library(name: "StatechartsInspector", targets: ["StatechartsInspector"]),
-        // What tests, fuzzers and the tool share: the conformance runner, random charts, the
-        // data models of this build.
+        // Testing charts: an exhaustive tester, paths that cover a chart, coverage; and what tests,
+        // fuzzers and the tool share: the conformance runner, random charts, the data models.
         .library(name: "StatechartsTesting", targets: ["StatechartsTesting"]),
         .executable(name: "statechart", targets: ["statechart"]),
         // The commands of the tool, for tests and the fuzz targets in Fuzz/.
@@ -83,6 +83,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         // Tests only: a clock the runtime tests advance by hand.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
+        // StatechartsTesting only: the tester's diffs of expected and actual state.
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
         // Tests only: property checks with shrinking.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -127,13 +129,14 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // The conformance runner, random charts and the data models of this build, for the tests,
-        // the fuzz targets and the tool.
+        // The exhaustive tester, paths through a chart and coverage; the conformance runner, random
+        // charts and the data models of this build, for the tests, the fuzz targets and the tool.
         .target(
             name: "StatechartsTesting",
             dependencies: [
                 "Statecharts", "StatechartsSCXML",
                 .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
+                .product(name: "CustomDump", package: "swift-custom-dump"),
             ]),
         // libedit's readline interface, found with pkg-config on Linux.
         .systemLibrary(

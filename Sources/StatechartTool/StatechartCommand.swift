@@ -22,6 +22,7 @@ public struct StatechartCommand: AsyncParsableCommand {
     static var subcommands: [any ParsableCommand.Type] {
         var commands: [any ParsableCommand.Type] = [
             RunCommand.self, ReplCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self,
+            PathsCommand.self,
             DifferentialCommand.self,
         ]
         #if Inspector

@@ -40,6 +40,14 @@ public struct TestCommand: AsyncParsableCommand {
     @Flag(help: "Print what each chart's <log> elements write, on standard error.")
     public var log = false
 
+    /// Whether to report what the tests exercised of each chart.
+    @Flag(
+        help: """
+            After the results, report for each chart the states entered, the transitions taken and the \
+            delayed events fired, and list those no test exercised.
+            """)
+    public var coverage = false
+
     /// A command ready to parse.
     public init() {}
 
@@ -59,6 +67,7 @@ public struct TestCommand: AsyncParsableCommand {
         }
         var runner = ConformanceRunner()
         runner.archivesEveryStep = archiveEveryStep
+        runner.recordsCoverage = coverage
         if log {
             runner.log = { record in
                 let place = record.location.map { " (\(ConformanceRunner.shortLocation($0)))" } ?? ""
@@ -67,9 +76,13 @@ public struct TestCommand: AsyncParsableCommand {
         }
         let processors = try await EventProcessorSetup.start(http: !noHttp && EventProcessorSetup.hasHTTP)
         runner.eventProcessors = processors.processors
-        let results = await runner.run(tests)
+        var results = await runner.run(tests)
         await processors.stop()
-        let report = ConformanceReport(results: results)
+        let folder = paths.count == 1 ? URL(fileURLWithPath: paths[0]) : nil
+        let charts = coverage ? runner.coverage(of: results, relativeTo: folder) : nil
+        // The records of each test are the report's input; the report shows each chart once.
+        for index in results.indices { results[index].coverage = nil }
+        let report = ConformanceReport(results: results, coverage: charts)
         print(json ? report.json : report.text)
         if report.summary.failed > 0 { throw ExitCode.failure }
     }

@@ -51,7 +51,7 @@ extension ChartStorage {
             return TakenTransition(
                 source: states[Int(layout.sources[transition])],
                 targets: layout.targetRange(of: transition).compactMap { states[Int(layout.targets[$0])] },
-                location: transitionLocations[transition])
+                location: transitionLocations[transition], id: transition)
         }
         return Microstep(
             event: event, transitions: transitions, exited: record.exited.compactMap { states[$0] },

@@ -80,6 +80,9 @@ public struct TransitionInfo<State: Hashable, Event: StatechartEvent> where Even
     public var hasAction: Bool
     /// Where it was written.
     public var location: SourcePosition?
+    /// Which transition of the chart it is: a ``TakenTransition`` of the same transition has the
+    /// same identifier.
+    public var id: Int
 
     /// The names of the events that fire it, as SCXML writes them: kind names and descriptors.
     public var eventNames: [String] {
@@ -163,7 +166,7 @@ extension Statechart {
             targets: layout.targetRange(of: transition).compactMap { storage.states[Int(layout.targets[$0])] },
             type: layout.transitionFlags[transition].contains(.internal) ? .internal : .external,
             hasGuard: layout.guards[transition] >= 0, hasAction: layout.actions[transition] >= 0,
-            location: storage.transitionLocations[transition])
+            location: storage.transitionLocations[transition], id: transition)
     }
 }
 

@@ -126,12 +126,16 @@ public struct TakenTransition<State: Hashable>: Equatable {
     public var targets: [State]
     /// Where it was written.
     public var location: SourcePosition?
+    /// Which transition of the chart it is: the ``TransitionInfo/id`` of the same transition in
+    /// ``Statechart/allTransitions``, for coverage.
+    public var id: Int
 
     @usableFromInline
-    init(source: State?, targets: [State], location: SourcePosition?) {
+    init(source: State?, targets: [State], location: SourcePosition?, id: Int) {
         self.source = source
         self.targets = targets
         self.location = location
+        self.id = id
     }
 }
 

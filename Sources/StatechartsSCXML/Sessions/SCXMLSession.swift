@@ -260,6 +260,7 @@ public struct SCXMLSession: Sendable {
         result.microsteps = recorder.microsteps
         let document = chart.document.location
         result.errors = recorder.events.compactMap { SCXMLErrorData.diagnostic(of: $0, fallback: document) }
+        result.firedTimers = recorder.events.filter { $0.origin == .timer }.map(\.name)
         step = SCXMLStep()
         recorder = MachineRecorder()
         return result

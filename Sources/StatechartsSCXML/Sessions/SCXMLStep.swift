@@ -17,6 +17,10 @@ public struct SCXMLStep: Sendable, Equatable {
     /// ``SCXMLSession/Options/recordsMicrosteps`` is set; empty otherwise. A document may handle
     /// these events itself; they are here so that a tool can say why a document did what it did.
     public var errors: [SCXMLDiagnostic]
+    /// The names of the top session's timers that fell due and were processed (its delayed
+    /// `<send>`s to itself), in order, when ``SCXMLSession/Options/recordsMicrosteps`` is set;
+    /// empty otherwise.
+    public var firedTimers: [String] = []
 
     /// A step from its parts.
     public init(
@@ -29,11 +33,12 @@ public struct SCXMLStep: Sendable, Equatable {
         self.errors = errors
     }
 
-    /// Adds what a later call did: its microsteps, logs and errors after these. `handled` stays
+    /// Adds what a later call did: its microsteps, logs, errors and timers after these. `handled` stays
     /// this step's.
     public mutating func merge(_ later: SCXMLStep) {
         microsteps += later.microsteps
         logs += later.logs
         errors += later.errors
+        firedTimers += later.firedTimers
     }
 }

@@ -10,10 +10,13 @@ public struct ConformanceReport: Sendable, Codable {
     public var mandatory: ConformanceSummary?
     /// The totals of the W3C tests the suite marks optional; `nil` when there are none.
     public var optional: ConformanceSummary?
+    /// What the run exercised of each chart, when coverage was asked for.
+    public var coverage: [ChartCoverage]?
 
-    /// A report of `results`.
-    public init(results: [ConformanceResult]) {
+    /// A report of `results`, with `coverage` when coverage was recorded.
+    public init(results: [ConformanceResult], coverage: [ChartCoverage]? = nil) {
         self.results = results
+        self.coverage = coverage
         summary = ConformanceSummary(results)
         mandatory = Self.group("mandatory", of: results)
         optional = Self.group("optional", of: results)
@@ -25,12 +28,18 @@ public struct ConformanceReport: Sendable, Codable {
     }
 
     /// One line per test, then the totals of mandatory and optional W3C tests on a line each when
-    /// there are any (`mandatory: N passed, N failed, N skipped`), then the totals of all.
+    /// there are any (`mandatory: N passed, N failed, N skipped`), then the totals of all, then the
+    /// coverage of each chart when there is one.
     public var text: String {
         var lines = results.map(\.line)
         if let mandatory { lines.append("mandatory: \(mandatory.line)") }
         if let optional { lines.append("optional: \(optional.line)") }
-        return (lines + [summary.line]).joined(separator: "\n")
+        lines.append(summary.line)
+        if let coverage {
+            lines.append("coverage:")
+            lines += coverage.flatMap(\.lines)
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The report as JSON.

@@ -24,6 +24,8 @@ public struct ConformanceRunner: Sendable {
     /// How long, in real time, to wait after each step for events on their way through the
     /// processors, before the virtual clock moves on.
     public var eventWaitLimit: Duration = .seconds(5)
+    /// Whether each result records what its runs exercised of each chart (``ConformanceResult/coverage``).
+    public var recordsCoverage = false
 
     /// A runner with the given data models.
     public init(
@@ -45,9 +47,11 @@ public struct ConformanceRunner: Sendable {
         let conformance = test.w3c.map { "\($0.conformance), category \($0.category)" }
         let mandatory = test.w3c?.conformance == "mandatory"
         var trace: [String] = []
+        var coverage: [String: CoverageRecord] = [:]
         func result(_ outcome: ConformanceResult.Outcome, _ detail: String?) -> ConformanceResult {
             var result = ConformanceResult(name: test.name, outcome: outcome, detail: detail, conformance: conformance)
             result.trace = trace
+            if recordsCoverage { result.coverage = coverage }
             return result
         }
         if test.charts.isEmpty {
@@ -83,14 +87,35 @@ public struct ConformanceRunner: Sendable {
             if !mandatory, let missing = missingFeature(of: chart) {
                 return result(.skipped, "\(missing.message) at \(Self.shortLocation(missing.location))")
             }
+            var record = CoverageRecord()
             let outcome =
                 test.kind == .scion
-                ? await runSCION(chart, file: chartFile, trace: &trace)
-                : await runW3C(chart, manual: test.w3c?.manual ?? false, trace: &trace)
+                ? await runSCION(chart, file: chartFile, trace: &trace, coverage: &record)
+                : await runW3C(chart, manual: test.w3c?.manual ?? false, trace: &trace, coverage: &record)
+            coverage[chartFile.path, default: CoverageRecord()].merge(record)
             if outcome.outcome != .passed { return result(outcome.outcome, outcome.detail) }
             if let detail = outcome.detail { notes.append(detail) }
         }
         return result(.passed, notes.isEmpty ? nil : notes.joined(separator: "; "))
+    }
+
+    /// The coverage of each chart `results` ran, their records merged, in the order of the charts'
+    /// paths: for results of a run with ``recordsCoverage`` set.
+    public func coverage(of results: [ConformanceResult], relativeTo folder: URL? = nil) -> [ChartCoverage] {
+        var records: [String: CoverageRecord] = [:]
+        for result in results {
+            for (path, record) in result.coverage ?? [:] { records[path, default: CoverageRecord()].merge(record) }
+        }
+        return records.keys.sorted().compactMap { path in
+            guard case .success(let chart) = load(URL(fileURLWithPath: path)), let record = records[path] else {
+                return nil
+            }
+            var name = path
+            if let folder, path.hasPrefix(folder.standardizedFileURL.path + "/") {
+                name = String(path.dropFirst(folder.standardizedFileURL.path.count + 1))
+            }
+            return ChartCoverage(chart, named: name, record: record)
+        }
     }
 
     /// What the chart uses that this runner's sessions cannot do, if anything.
@@ -122,8 +147,10 @@ public struct ConformanceRunner: Sendable {
     }
 
     func options(sessionID: String) -> SCXMLSession.Options {
-        SCXMLSession.Options(
+        var options = SCXMLSession.Options(
             sessionID: sessionID, dataModels: dataModels, eventProcessors: eventProcessors, log: log)
+        options.recordsMicrosteps = recordsCoverage
+        return options
     }
 
     // MARK: - SCION
@@ -177,7 +204,7 @@ public struct ConformanceRunner: Sendable {
     }
 
     func runSCION(
-        _ chart: SCXMLChart, file: URL, trace: inout [String]
+        _ chart: SCXMLChart, file: URL, trace: inout [String], coverage: inout CoverageRecord
     ) async -> (outcome: ConformanceResult.Outcome, detail: String?) {
         let scriptFile = file.deletingPathExtension().appendingPathExtension("json")
         var script: SCIONScript
@@ -194,8 +221,8 @@ public struct ConformanceRunner: Sendable {
         var session = SCXMLSession(chart: chart, options: options(sessionID: "scion"))
         defer { session.close() }
         do {
-            try session.start()
-            try await session.settle(upTo: eventWaitLimit)
+            coverage.record(try session.start())
+            coverage.record(try await session.settle(upTo: eventWaitLimit))
             try interrupt(&session, of: chart, trace: &trace)
         } catch {
             return (.failed, "at start: \(error)")
@@ -205,11 +232,11 @@ public struct ConformanceRunner: Sendable {
         }
         for (index, step) in script.events.enumerated() {
             do {
-                if let after = step.after { try session.advance(by: Self.clampedMilliseconds(after)) }
+                if let after = step.after { coverage.record(try session.advance(by: Self.clampedMilliseconds(after))) }
                 if session.status == .running {
-                    try session.send(SCXMLEvent(step.event.name, data: step.event.data))
+                    coverage.record(try session.send(SCXMLEvent(step.event.name, data: step.event.data)))
                 }
-                try await session.settle(upTo: eventWaitLimit)
+                coverage.record(try await session.settle(upTo: eventWaitLimit))
                 try interrupt(&session, of: chart, trace: &trace)
             } catch {
                 return (.failed, "step \(index + 1) (event '\(step.event.name)'): \(error)")
@@ -231,17 +258,17 @@ public struct ConformanceRunner: Sendable {
     // MARK: - W3C
 
     func runW3C(
-        _ chart: SCXMLChart, manual: Bool, trace: inout [String]
+        _ chart: SCXMLChart, manual: Bool, trace: inout [String], coverage: inout CoverageRecord
     ) async -> (outcome: ConformanceResult.Outcome, detail: String?) {
         var session = SCXMLSession(chart: chart, options: options(sessionID: "w3c"))
         defer { session.close() }
         do {
-            try session.start()
-            try await session.settle(upTo: eventWaitLimit)
+            coverage.record(try session.start())
+            coverage.record(try await session.settle(upTo: eventWaitLimit))
             try interrupt(&session, of: chart, trace: &trace)
             while session.status == .running, let deadline = session.nextDeadline, deadline <= timeLimit {
-                try session.advance(to: deadline)
-                try await session.settle(upTo: eventWaitLimit)
+                coverage.record(try session.advance(to: deadline))
+                coverage.record(try await session.settle(upTo: eventWaitLimit))
                 try interrupt(&session, of: chart, trace: &trace)
             }
         } catch {

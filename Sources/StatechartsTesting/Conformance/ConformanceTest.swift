@@ -63,6 +63,9 @@ public struct ConformanceResult: Sendable, Hashable, Codable {
     /// The active states after each step that ran (the start, each event, each timer), one line
     /// per step: what two runs of the same test are compared by.
     public var trace: [String] = []
+    /// What the test exercised of each chart it ran, by the chart's path, when the runner
+    /// records coverage; `nil` otherwise.
+    public var coverage: [String: CoverageRecord]?
 
     /// What became of a test.
     public enum Outcome: String, Sendable, Hashable, Codable {

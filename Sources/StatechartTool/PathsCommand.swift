@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import Statecharts
+import StatechartsSCXML
+import StatechartsTesting
+
+/// `statechart paths [CHART] [--cover states|transitions] [--json]`: paths through a chart, for
+/// tests generated from it.
+public struct PathsCommand: ParsableCommand {
+    /// The command's description.
+    public static let configuration = CommandConfiguration(
+        commandName: "paths",
+        abstract:
+            "Print paths through an SCXML chart: the shortest to every configuration, or a set taking every transition.",
+        discussion: """
+            The search runs sessions of the document: from each state it sends every event the \
+            document handles and lets time pass to the next timer, so guards are evaluated on the \
+            data each path made. A path is its events, in the syntax `statechart run --events` \
+            takes (a wait as `wait 5s`), and the configuration it ends in; replayed with run, it \
+            ends there. Transitions no path took are listed after the paths (on standard error \
+            with --json), each with why: a guard no path made hold, or a source never reached.
+            """)
+
+    /// The chart.
+    @Argument(help: "An SCXML document; the bundled media player when omitted.")
+    public var chart: String?
+
+    /// What the paths must cover.
+    @Option(help: "states: the shortest path to every configuration; transitions: paths that take every transition.")
+    public var cover: PathCoverage = .transitions
+
+    /// Whether to print JSON.
+    @Flag(help: "Print a JSON array of objects with events, configuration and transitions.")
+    public var json = false
+
+    /// The most steps in a path.
+    @Option(help: "The most steps in a path (16).")
+    public var maximumDepth = 16
+
+    /// The most distinct states the search visits.
+    @Option(help: "The most distinct states the search visits (20000).")
+    public var maximumStates = 20_000
+
+    /// The limits of each session.
+    @OptionGroup(title: "Limits") public var limitOptions: LimitOptions
+
+    /// A command ready to parse.
+    public init() {}
+
+    /// Searches and prints.
+    public func run() throws {
+        guard maximumDepth > 0, maximumStates > 0 else {
+            throw ValidationError("--maximum-depth and --maximum-states must be positive")
+        }
+        let limits = try limitOptions.limits()
+        let source = try ChartSource.load(chart, limits: limits)
+        let search: PathSearch<String, SCXMLEvent>
+        do {
+            search = try source.chart.searchPaths(
+                covering: cover, limits: limits, maximumDepth: maximumDepth, maximumStates: maximumStates)
+        } catch {
+            throw CommandError("the chart cannot start: \(error)")
+        }
+        if json {
+            print(Self.json(search.paths))
+            for line in Self.notes(search) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        } else {
+            for path in search.paths {
+                let events = path.steps.isEmpty ? "(start)" : path.steps.map(\.written).joined(separator: ", ")
+                print("\(events) → \(path.configuration.joined(separator: " "))")
+            }
+            for line in Self.notes(search) { print(line) }
+        }
+    }
+
+    /// One line per transition no path took, and one if the search was cut short.
+    static func notes(_ search: PathSearch<String, SCXMLEvent>) -> [String] {
+        var lines = search.unreached.map { transition in
+            let place = transition.location.map { "\(ConformanceRunner.shortLocation($0)): " } ?? ""
+            let events = transition.events.isEmpty ? "eventless" : "on \(transition.events.joined(separator: " "))"
+            let source = transition.source ?? "(document)"
+            let why =
+                switch transition.reason {
+                case .unresolvedGuard: "its guard held on no path found"
+                case .notReached: "no path found reached it"
+                }
+            return "\(place)not covered: the transition of \(source) \(events): \(why)"
+        }
+        if search.isTruncated {
+            lines.append("the search stopped at its bound (--maximum-depth, --maximum-states); deeper paths may exist")
+        }
+        return lines
+    }
+
+    /// The paths as a JSON array.
+    static func json(_ paths: [ChartPath<String, SCXMLEvent>]) -> String {
+        struct Transition: Encodable {
+            var source: String?
+            var event: String?
+            var targets: [String]
+        }
+        struct Path: Encodable {
+            var events: [String]
+            var configuration: [String]
+            var transitions: [Transition]
+        }
+        let encoded = paths.map { path in
+            Path(
+                events: path.steps.map(\.written), configuration: path.configuration,
+                transitions: path.transitions.map {
+                    Transition(source: $0.source, event: $0.event, targets: $0.targets)
+                })
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(encoded) else { return "[]" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension PathCoverage: ExpressibleByArgument {}

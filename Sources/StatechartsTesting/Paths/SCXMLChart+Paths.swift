@@ -1,0 +1,66 @@
+import Statecharts
+import StatechartsSCXML
+
+extension SCXMLChart {
+    /// Searches sessions of this document for paths covering `coverage`.
+    ///
+    /// Each session runs alone, as ``DocumentTester`` runs it: the events it sends its own queue
+    /// are processed, the rest dropped. Two states of the search differ by configuration, pending
+    /// timers and the values of the document's `<data>`.
+    ///
+    /// - Parameters:
+    ///   - coverage: Every configuration, or every transition.
+    ///   - events: The names of the events to try; by default ``handledEventNames``.
+    ///   - limits: The limits each session runs under.
+    ///   - maximumDepth: The most steps in a path.
+    ///   - maximumStates: The most distinct states visited.
+    /// - Throws: What the session's start throws.
+    public func searchPaths(
+        covering coverage: PathCoverage, events: [String]? = nil, limits: SCXMLLimits = .default,
+        maximumDepth: Int = 16, maximumStates: Int = 20_000
+    ) throws -> PathSearch<String, SCXMLEvent> {
+        let info = SCXMLSessionInfo(id: "paths", name: document.name, limits: limits)
+        let declared = DocumentTester.declaredData(of: document)
+        let ownTarget = info.scxmlLocation
+        var explorer = PathExplorer<String, SCXMLEvent, SCXMLContext>(
+            events: (events ?? handledEventNames).map { SCXMLEvent($0) },
+            key: { context in
+                var model = context.model
+                var values: [String: SCXMLValue] = [:]
+                for data in declared {
+                    if let value = try? model.load(data.id, at: data.location) { values[data.id] = value }
+                }
+                return AnyHashable(values)
+            },
+            makeMachine: {
+                var machine = self.statechart.makeMachine(
+                    context: SCXMLContext(model: self.dataModel.init(session: info), info: info))
+                machine.microstepLimit = limits.microsteps
+                return machine
+            })
+        explorer.isOwnQueue = { $0.target == ownTarget }
+        explorer.maximumDepth = maximumDepth
+        explorer.maximumStates = maximumStates
+        return try explorer.paths(covering: coverage)
+    }
+
+    /// The names of the events the document's transitions handle, in document order, as events a
+    /// test can send: a descriptor `a.b.*` or `a.b` gives `a.b`; `*` gives nothing; the events the
+    /// platform raises (`done.*`, `error.*`) are left out.
+    public var handledEventNames: [String] {
+        var names: [String] = []
+        var seen: Set<String> = []
+        for transition in statechart.allTransitions {
+            for pattern in transition.eventNames {
+                var name = pattern
+                while name.hasSuffix(".*") { name.removeLast(2) }
+                if name.hasSuffix(".") { name.removeLast() }
+                guard !name.isEmpty, name != "*", !name.hasPrefix("done."), name != "done", !name.hasPrefix("error."),
+                    name != "error", seen.insert(name).inserted
+                else { continue }
+                names.append(name)
+            }
+        }
+        return names
+    }
+}

@@ -1,0 +1,58 @@
+import Statecharts
+import StatechartsSCXML
+import Testing
+
+/// A ``MachineTester`` of an SCXML document: events by name, and the values of its data model
+/// compared as the context.
+public typealias DocumentTester = MachineTester<String, SCXMLEvent, SCXMLContext, [String: SCXMLValue]>
+
+extension MachineTester
+where State == String, Event == SCXMLEvent, Context == SCXMLContext, Observed == [String: SCXMLValue] {
+    /// A tester of one session of `chart`, which it starts.
+    ///
+    /// The document's machine runs alone: what a session would do for it stays an effect to
+    /// assert (events sent to other sessions or through event I/O processors, `<invoke>`), except
+    /// the events it sends to its own external queue, which the tester processes. The context
+    /// compared is the value of every `<data>` the data model can read, by id.
+    ///
+    /// - Parameters:
+    ///   - chart: The document's chart.
+    ///   - sessionID: The session identifier (`_sessionid`).
+    ///   - limits: The limits the document runs under.
+    ///   - sourceLocation: Where the failures the tester finds at its end are reported when the
+    ///     test does not call ``MachineTester/finish(sourceLocation:)``.
+    /// - Throws: What `StateMachine/start()` throws.
+    public convenience init(
+        document chart: SCXMLChart, sessionID: String = "test", limits: SCXMLLimits = .default,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let info = SCXMLSessionInfo(id: sessionID, name: chart.document.name, limits: limits)
+        var machine = chart.statechart.makeMachine(
+            context: SCXMLContext(model: chart.dataModel.init(session: info), info: info))
+        machine.microstepLimit = limits.microsteps
+        let declared = Self.declaredData(of: chart.document)
+        let ownTarget = info.scxmlLocation
+        try self.init(
+            machine: machine,
+            observing: { context in
+                var model = context.model
+                var values: [String: SCXMLValue] = [:]
+                for data in declared {
+                    if let value = try? model.load(data.id, at: data.location) { values[data.id] = value }
+                }
+                return values
+            },
+            isOwnQueue: { $0.target == ownTarget }, sourceLocation: sourceLocation)
+    }
+
+    /// Every `<data>` of the document, the top level's first, then each state's in document order.
+    static func declaredData(of document: SCXMLDocument) -> [SCXMLData] {
+        var result = document.data
+        func visit(_ node: SCXMLNode) {
+            result += node.data
+            node.children.forEach(visit)
+        }
+        document.states.forEach(visit)
+        return result
+    }
+}
