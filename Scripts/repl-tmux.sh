@@ -17,8 +17,16 @@ socket="$work/tmux.socket"
 export STATECHART_HISTORY="$work/history"
 trap 'tmux -S "$socket" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 
+# Starts the repl in a new tmux server; a server that dies as it starts (seen once on a loaded
+# machine: "server exited unexpectedly") is started again, up to three times.
 start() {
-  tmux -S "$socket" new-session -d -x 250 -y 50 "$binary repl Examples/lamp.scxml; sleep 30"
+  for attempt in 1 2 3; do
+    if tmux -S "$socket" new-session -d -x 250 -y 50 "$binary repl Examples/lamp.scxml; sleep 30"; then return 0; fi
+    echo "repl-tmux: tmux could not start (attempt $attempt of 3)" >&2
+    tmux -S "$socket" kill-server 2>/dev/null || true
+    sleep 1
+  done
+  return 1
 }
 screen() { tmux -S "$socket" capture-pane -p -S -; }
 keys() { tmux -S "$socket" send-keys "$@"; }
