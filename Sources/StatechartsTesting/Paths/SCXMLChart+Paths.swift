@@ -20,24 +20,12 @@ extension SCXMLChart {
         maximumDepth: Int = 16, maximumStates: Int = 20_000
     ) throws -> PathSearch<String, SCXMLEvent> {
         let info = SCXMLSessionInfo(id: "paths", name: document.name, limits: limits)
-        let declared = DocumentTester.declaredData(of: document)
+        let declared = declaredData
         let ownTarget = info.scxmlLocation
         var explorer = PathExplorer<String, SCXMLEvent, SCXMLContext>(
             events: (events ?? handledEventNames).map { SCXMLEvent($0) },
-            key: { context in
-                var model = context.model
-                var values: [String: SCXMLValue] = [:]
-                for data in declared {
-                    if let value = try? model.load(data.id, at: data.location) { values[data.id] = value }
-                }
-                return AnyHashable(values)
-            },
-            makeMachine: {
-                var machine = self.statechart.makeMachine(
-                    context: SCXMLContext(model: self.dataModel.init(session: info), info: info))
-                machine.microstepLimit = limits.microsteps
-                return machine
-            })
+            key: { AnyHashable(SCXMLChart.values(of: declared, in: $0)) },
+            makeMachine: { self.standaloneMachine(info: info, limits: limits) })
         explorer.isOwnQueue = { $0.target == ownTarget }
         explorer.maximumDepth = maximumDepth
         explorer.maximumStates = maximumStates

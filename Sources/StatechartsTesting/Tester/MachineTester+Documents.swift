@@ -27,32 +27,11 @@ where State == String, Event == SCXMLEvent, Context == SCXMLContext, Observed ==
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let info = SCXMLSessionInfo(id: sessionID, name: chart.document.name, limits: limits)
-        var machine = chart.statechart.makeMachine(
-            context: SCXMLContext(model: chart.dataModel.init(session: info), info: info))
-        machine.microstepLimit = limits.microsteps
-        let declared = Self.declaredData(of: chart.document)
+        let declared = chart.declaredData
         let ownTarget = info.scxmlLocation
         try self.init(
-            machine: machine,
-            observing: { context in
-                var model = context.model
-                var values: [String: SCXMLValue] = [:]
-                for data in declared {
-                    if let value = try? model.load(data.id, at: data.location) { values[data.id] = value }
-                }
-                return values
-            },
-            isOwnQueue: { $0.target == ownTarget }, sourceLocation: sourceLocation)
-    }
-
-    /// Every `<data>` of the document, the top level's first, then each state's in document order.
-    static func declaredData(of document: SCXMLDocument) -> [SCXMLData] {
-        var result = document.data
-        func visit(_ node: SCXMLNode) {
-            result += node.data
-            node.children.forEach(visit)
-        }
-        document.states.forEach(visit)
-        return result
+            machine: chart.standaloneMachine(info: info, limits: limits),
+            observing: { SCXMLChart.values(of: declared, in: $0) }, isOwnQueue: { $0.target == ownTarget },
+            sourceLocation: sourceLocation)
     }
 }
