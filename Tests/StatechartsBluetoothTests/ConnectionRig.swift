@@ -75,13 +75,16 @@ struct ConnectionRig {
 
     /// Advances the clock in steps, settling after each, so that what a step sets off (a delay
     /// the simulator starts when the chart commands it) is timed from when it happened: 10 ms
-    /// steps up to 2 s, and 50 steps for longer waits.
+    /// steps up to 2 s, and 50 steps for longer waits. A step ends early at the simulator's next
+    /// delay, so that what that delay sets off is timed from its deadline however slowly the
+    /// machine runs the tasks.
     func advance(by duration: Duration) async {
         let step = duration <= .seconds(2) ? Duration.milliseconds(10) : duration / 50
         await settle()
         var remaining = duration
         while remaining > .zero {
-            let next = min(step, remaining)
+            var next = min(step, remaining)
+            if let due = central.timeToNextDelay, due > .zero, due < next { next = due }
             await clock.advance(by: next)
             await settle()
             remaining -= next

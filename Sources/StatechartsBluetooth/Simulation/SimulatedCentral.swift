@@ -71,6 +71,14 @@ public final class SimulatedCentral: BluetoothCentral {
         return pendingDelays.withLock { delays in delays.deadlines.values.contains { $0 <= now } }
     }
 
+    /// How long until the earliest pending delay is due, if any: zero when one is already due.
+    /// A test that advances its clock in steps stops there, so that what the delay sets off is
+    /// timed from its deadline, not from the end of the step.
+    package var timeToNextDelay: Duration? {
+        let now = clock.elapsed()
+        return pendingDelays.withLock { delays in delays.deadlines.values.min().map { max(.zero, $0 - now) } }
+    }
+
     // MARK: - BluetoothCentral
 
     /// The radio's state.
