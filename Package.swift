@@ -264,7 +264,7 @@ let package = Package(
 var documentationExampleDependencies: [Target.Dependency] {
     [
         "Statecharts", "StatechartsSCXML", "StatechartsLogging", "StatechartsHTTP", "StatechartsInspector",
-        "StatechartsBluetooth",
+        "StatechartsBluetooth", "StatechartsTesting",
         .product(name: "Logging", package: "swift-log"),
         .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
         .product(name: "Clocks", package: "swift-clocks"),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs `statechart run` on every hostile document (Tests/StatechartToolTests/Fixtures/Hostile, plus
-# a symbolic link out of the document's folder and a 1 MB entity made here) as a user would, under
+# Runs `statechart run` and `statechart paths` on every hostile document
+# (Tests/StatechartToolTests/Fixtures/Hostile, plus a symbolic link out of the document's folder and
+# a 1 MB entity made here) as a user would, under
 # `ulimit -v 8388608` (8 GiB of address space) and a 30 s timeout, with the default limits. Each
 # run must end by itself, with exit status 0 (the document ran, and what it tried was refused) or
 # 1 (a limit ended the run), and a message (on standard error, or the run's own lines for a document
@@ -40,29 +41,37 @@ EOF
 } > "$work/folder/large-entity.scxml"
 
 failures=0
+# Runs the tool with `arguments` on `file` under the memory and time limits, and judges the end.
+check() {
+  local name="$1" command="$2"
+  shift 2
+  local started=$SECONDS status message seconds
+  set +e
+  (ulimit -v 8388608; exec timeout 30 "$bin" "$@") >"$work/out" 2>"$work/err"
+  status=$?
+  set -e
+  seconds=$((SECONDS - started))
+  # The last message on standard error, or else the last line of the output (where the document went).
+  message="$( (grep -v '^$' "$work/err" || grep -v '^$' "$work/out" || true) | tail -1 | cut -c1-160)"
+  if [ "$status" -gt 1 ] || [ -z "$message" ] || grep -qE 'Fatal error|Sanitizer|Segmentation|Illegal instruction' "$work/err"; then
+    echo "FAIL $command $name: exit $status after ${seconds}s: ${message:-no message}"
+    failures=$((failures + 1))
+  else
+    echo "ok   $command $name: exit $status after ${seconds}s: $message"
+  fi
+  if grep -q secret "$work/out"; then
+    echo "FAIL $command $name: read a file outside its folder"
+    failures=$((failures + 1))
+  fi
+}
 for file in "$fixtures"/*.scxml "$work/folder/symbolic-link.scxml" "$work/folder/large-entity.scxml"; do
   name="$(basename "$file")"
   steps="$(steps_for "$name")"
   arguments=(run "$file")
   if [ -n "$steps" ]; then arguments+=(--events "$steps"); fi
-  started=$SECONDS
-  set +e
-  (ulimit -v 8388608; exec timeout 30 "$bin" "${arguments[@]}") >"$work/out" 2>"$work/err"
-  status=$?
-  set -e
-  seconds=$((SECONDS - started))
-  # The last message on standard error, or else the last line of the run (where the document went).
-  message="$( (grep -v '^$' "$work/err" || grep -v '^$' "$work/out" || true) | tail -1 | cut -c1-160)"
-  if [ "$status" -gt 1 ] || [ -z "$message" ] || grep -qE 'Fatal error|Sanitizer|Segmentation|Illegal instruction' "$work/err"; then
-    echo "FAIL $name: exit $status after ${seconds}s: ${message:-no message}"
-    failures=$((failures + 1))
-  else
-    echo "ok   $name: exit $status after ${seconds}s: $message"
-  fi
-  if grep -q secret "$work/out"; then
-    echo "FAIL $name: read a file outside its folder"
-    failures=$((failures + 1))
-  fi
+  check "$name" run "${arguments[@]}"
+  # The path search runs many sessions of the document: its own time bound ends it.
+  check "$name" paths paths "$file" --search-time 10s
 done
 if [ "$failures" -gt 0 ]; then
   echo "$failures hostile documents were not refused cleanly"

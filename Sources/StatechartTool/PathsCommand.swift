@@ -41,6 +41,10 @@ public struct PathsCommand: ParsableCommand {
     @Option(help: "The most distinct states the search visits (20000).")
     public var maximumStates = 20_000
 
+    /// The most time the search takes.
+    @Option(help: "The most time the search may take (60s; `none` for no limit): it prints what it found by then.")
+    public var searchTime: String?
+
     /// The limits of each session.
     @OptionGroup(title: "Limits") public var limitOptions: LimitOptions
 
@@ -52,12 +56,23 @@ public struct PathsCommand: ParsableCommand {
         guard maximumDepth > 0, maximumStates > 0 else {
             throw ValidationError("--maximum-depth and --maximum-states must be positive")
         }
+        var timeLimit: Duration? = .seconds(60)
+        if let searchTime {
+            if searchTime == "none" {
+                timeLimit = nil
+            } else if let duration = Step.duration(searchTime), duration > .zero {
+                timeLimit = duration
+            } else {
+                throw CommandError("--search-time '\(searchTime)' is not a duration such as 500ms, 2m or none")
+            }
+        }
         let limits = try limitOptions.limits()
         let source = try ChartSource.load(chart, limits: limits)
         let search: PathSearch<String, SCXMLEvent>
         do {
             search = try source.chart.searchPaths(
-                covering: cover, limits: limits, maximumDepth: maximumDepth, maximumStates: maximumStates)
+                covering: cover, limits: limits, maximumDepth: maximumDepth, maximumStates: maximumStates,
+                timeLimit: timeLimit)
         } catch {
             throw CommandError("the chart cannot start: \(error)")
         }
@@ -70,6 +85,9 @@ public struct PathsCommand: ParsableCommand {
                 print("\(events) → \(path.configuration.joined(separator: " "))")
             }
             for line in Self.notes(search) { print(line) }
+            if search.paths.isEmpty && search.unreached.isEmpty {
+                print("no paths: the chart has no transitions to take")
+            }
         }
     }
 
@@ -87,7 +105,9 @@ public struct PathsCommand: ParsableCommand {
             return "\(place)not covered: the transition of \(source) \(events): \(why)"
         }
         if search.isTruncated {
-            lines.append("the search stopped at its bound (--maximum-depth, --maximum-states); deeper paths may exist")
+            lines.append(
+                "the search stopped at its bound (--maximum-depth, --maximum-states, --search-time); more paths may exist"
+            )
         }
         return lines
     }

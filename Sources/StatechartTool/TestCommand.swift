@@ -78,7 +78,12 @@ public struct TestCommand: AsyncParsableCommand {
         runner.eventProcessors = processors.processors
         var results = await runner.run(tests)
         await processors.stop()
-        let folder = paths.count == 1 ? URL(fileURLWithPath: paths[0]) : nil
+        // Charts are named relative to the one folder tested, else to the current directory.
+        var isFolder: ObjCBool = false
+        let folder =
+            paths.count == 1 && FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder)
+                && isFolder.boolValue
+            ? URL(fileURLWithPath: paths[0]) : URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let charts = coverage ? runner.coverage(of: results, relativeTo: folder) : nil
         // The records of each test are the report's input; the report shows each chart once.
         for index in results.indices { results[index].coverage = nil }

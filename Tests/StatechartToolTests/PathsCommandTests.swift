@@ -91,4 +91,37 @@ struct PathsCommandTests {
         #expect(charts.last?.delayedEvents.missed == ["timeout (w3c-pass.scxml:3:14)"])
         #expect(report.results.allSatisfy { $0.coverage == nil })
     }
+
+    @Test("a hostile document's search ends at the script time of a call, with where; a bad --search-time is refused")
+    func hostileSearch() throws {
+        let busy = try CommandLine.run(["paths", "Tests/StatechartToolTests/Fixtures/Hostile/busy-guard.scxml"])
+        #expect(busy.status == 1)
+        #expect(
+            busy.standardError.contains(
+                "the chart cannot start: the run was ended: Tests/StatechartToolTests/Fixtures/Hostile/busy-guard.scxml:9:17: the script ran past the cascade's script time"
+            ), "\(busy.standardError)")
+        let bad = try CommandLine.run(["paths", "Examples/lamp.scxml", "--search-time", "soon"])
+        #expect(bad.status == 1)
+        #expect(bad.standardError.contains("--search-time 'soon' is not a duration"))
+        let empty = try CommandLine.run(["paths", "Tests/StatechartToolTests/Fixtures/Hostile/log-escapes.scxml"])
+        #expect(empty.status == 0)
+        #expect(empty.standardOutput == "no paths: the chart has no transitions to take\n")
+    }
+
+    @Test("the bundled player's own test passes, and its coverage names what it leaves out")
+    func bundledPlayerCoverage() throws {
+        let output = try CommandLine.run(["test", "--coverage", "Examples/media-player.scxml"])
+        #expect(output.status == 0)
+        #expect(
+            output.standardOutput.contains(
+                """
+                Examples/media-player.scxml: states 12/13, transitions 9/13, delayed events 1/2
+                  never entered: ejected (media-player.scxml:52:3)
+                  never taken: stopped on eject → ejected (media-player.scxml:7:5)
+                  never taken: paused on idle → stopped (media-player.scxml:27:11)
+                  never taken: dragging on move (media-player.scxml:36:11)
+                  never taken: muted on mute → audible (media-player.scxml:47:9)
+                  never fired: idle (media-player.scxml:24:20)
+                """), "\(output.standardOutput)")
+    }
 }

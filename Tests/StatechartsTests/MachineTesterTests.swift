@@ -167,6 +167,33 @@ struct MachineTesterTests {
         tester.finish()
     }
 
+    @Test("a document's call is one cascade: guards that each fit the script time, but not together, end it")
+    func documentCascade() throws {
+        let chart = try SCXMLChart.load(
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a" datamodel="ecmascript">
+              <state id="a"><transition event="go" target="b"/></state>
+              <state id="b">
+                <transition cond="(function () { var end = Date.now() + 60; while (Date.now() &lt; end) {} return true; })()" target="c"/>
+              </state>
+              <state id="c">
+                <transition cond="(function () { var end = Date.now() + 60; while (Date.now() &lt; end) {} return true; })()" target="b"/>
+              </state>
+            </scxml>
+            """, dataModels: BuiltDataModels.all)
+        guard chart.dataModel.names.contains("ecmascript") else { return }
+        var limits = SCXMLLimits.default
+        limits.scriptTime = .milliseconds(200)
+        let tester = try DocumentTester(document: chart, limits: limits)
+        #expect {
+            try tester.send("go")
+        } throws: { error in
+            guard case MachineError<String, SCXMLEvent>.limitExceeded(let violation) = error else { return false }
+            return violation.limit == "scriptTime" && [4, 7].contains(violation.location?.line)
+        }
+        tester.exhaustivity = .off
+    }
+
     @Test("a document: its data compared by id, its own queue processed, a delayed send a timer")
     func document() throws {
         let chart = try SCXMLChart.load(
@@ -240,6 +267,17 @@ struct TypedPathTests {
     func stateCover() throws {
         let paths = try makeDoor().paths(covering: .states, context: Openings())
         #expect(paths.map(\.description) == ["(start) → [closed]", "open → [open]", "open, wait 30s → [alarm]"])
+    }
+
+    @Test("a search out of time stops at once, says it was cut short, and keeps what it found")
+    func timeLimit() throws {
+        let chart = try makeDoor()
+        var explorer = PathExplorer(events: TesterDoorEvent.allCases) { chart.makeMachine(context: Openings()) }
+        explorer.timeLimit = .zero
+        let search = try explorer.paths(covering: .transitions)
+        #expect(search.isTruncated)
+        #expect(search.paths.isEmpty, "no move was tried")
+        #expect(search.unreached.count == 4)
     }
 
     @Test("coverage of a typed chart names what a run never did")

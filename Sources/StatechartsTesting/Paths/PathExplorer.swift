@@ -32,10 +32,16 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
     public var key: ((Context) -> AnyHashable)?
     /// Whether an event the machine sends out goes to its own external queue (processed there).
     public var isOwnQueue: (OutgoingEvent<Event>) -> Bool = { _ in false }
+    /// Runs each call on a machine (its start, an event, a wait) with the events it queues itself:
+    /// by default the call alone. A document's search runs each as one cascade of its limits.
+    public var runsEachCall: (_ call: () throws -> Void) throws -> Void = { try $0() }
     /// The most steps in a path.
     public var maximumDepth = 16
     /// The most distinct states the search visits.
     public var maximumStates = 20_000
+    /// The most time the search may take on the continuous clock; `nil` for no bound. A search
+    /// cut short by it returns the paths found so far, marked ``PathSearch/isTruncated``.
+    public var timeLimit: Duration?
 
     /// An explorer of the machines `makeMachine` makes, trying `events`.
     public init(
@@ -53,14 +59,15 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
     public func paths(covering coverage: PathCoverage) throws -> PathSearch<State, Event> {
         var machine = makeMachine()
         var recorder = MachineRecorder<State, Event>()
-        try machine.start(observer: &recorder)
-        drain(&machine, &recorder)
+        try runsEachCall {
+            try machine.start(observer: &recorder)
+            drain(&machine, &recorder)
+        }
         let chart = machine.statechart
         let transitions = chart.allTransitions
         let known = Set(transitions.map(\.id))
 
-        var start = Node(steps: [], transitions: [])
-        start.transitions = taken(recorder, known: known)
+        let start = Node(steps: [], transitions: taken(recorder, known: known), configuration: machine.configuration)
         var frontier = [start]
         var seen: Set<AnyHashable> = [identity(of: machine)]
         var pathToConfiguration: [Set<State>: Node] = [Set(machine.configuration): start]
@@ -70,6 +77,8 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
             pathToTransition[transition.id] = start
         }
         var isTruncated = false
+        let clock = ContinuousClock()
+        let deadline = timeLimit.map { clock.now.advanced(by: $0) }
 
         search: while !frontier.isEmpty {
             var next: [Node] = []
@@ -79,17 +88,22 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
                     isTruncated = true
                     continue
                 }
-                guard let base = replay(node.steps) else { continue }
+                guard let base = replay(node.steps, until: deadline) else { continue }
                 var moves = events.map { PathStep<Event>.send($0) }
                 if let deadline = base.nextDeadline { moves.append(.wait(max(.zero, deadline - base.now))) }
                 for move in moves {
+                    if let deadline, clock.now >= deadline {
+                        isTruncated = true
+                        break search
+                    }
                     // A new machine per move, not a copy of `base`: copies of a data model that
                     // keeps its values in an object (ECMAScript's) would share them.
-                    guard var machine = replay(node.steps) else { continue }
+                    guard var machine = replay(node.steps, until: deadline) else { continue }
                     var recorder = MachineRecorder<State, Event>()
                     guard apply(move, to: &machine, recorder: &recorder) else { continue }
                     let child = Node(
-                        steps: node.steps + [move], transitions: node.transitions + taken(recorder, known: known))
+                        steps: node.steps + [move], transitions: node.transitions + taken(recorder, known: known),
+                        configuration: machine.configuration)
                     for transition in child.transitions where pathToTransition[transition.id] == nil {
                         pathToTransition[transition.id] = child
                     }
@@ -114,9 +128,8 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
         case .states: chosen = configurationOrder.compactMap { pathToConfiguration[$0] }
         case .transitions: chosen = Self.cover(pathToTransition)
         }
-        let paths = chosen.compactMap { node -> ChartPath<State, Event>? in
-            guard let machine = replay(node.steps) else { return nil }
-            return ChartPath(steps: node.steps, configuration: machine.configuration, transitions: node.transitions)
+        let paths = chosen.map {
+            ChartPath(steps: $0.steps, configuration: $0.configuration, transitions: $0.transitions)
         }
         let unreached = transitions.filter { pathToTransition[$0.id] == nil }.map { transition in
             UnreachedTransition(
@@ -132,6 +145,8 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
     struct Node {
         var steps: [PathStep<Event>]
         var transitions: [PathTransition<State>]
+        /// The active atomic states the steps end in.
+        var configuration: [State]
     }
 
     /// Few paths that take every transition of `shortest`: the longest first, each adding the
@@ -151,13 +166,22 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
         return chosen.sorted { ($0.steps.count, $0.transitions.count) < ($1.steps.count, $1.transitions.count) }
     }
 
-    /// The machine after `steps` from a new start; `nil` when a step throws.
-    func replay(_ steps: [PathStep<Event>]) -> StateMachine<State, Event, Context>? {
+    /// The machine after `steps` from a new start; `nil` when a step throws or `deadline` passed.
+    func replay(
+        _ steps: [PathStep<Event>], until deadline: ContinuousClock.Instant? = nil
+    ) -> StateMachine<State, Event, Context>? {
         var machine = makeMachine()
         var recorder = MachineRecorder<State, Event>()
-        do { try machine.start(observer: &recorder) } catch { return nil }
-        drain(&machine, &recorder)
+        do {
+            try runsEachCall {
+                try machine.start(observer: &recorder)
+                drain(&machine, &recorder)
+            }
+        } catch {
+            return nil
+        }
         for step in steps {
+            if let deadline, ContinuousClock.now >= deadline { return nil }
             guard apply(step, to: &machine, recorder: &recorder) else { return nil }
         }
         return machine
@@ -170,14 +194,16 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
     ) -> Bool {
         guard machine.status == .running else { return false }
         do {
-            switch step {
-            case .send(let event): _ = try machine.send(event, observer: &recorder)
-            case .wait(let duration): try machine.advance(by: duration, observer: &recorder)
+            try runsEachCall {
+                switch step {
+                case .send(let event): _ = try machine.send(event, observer: &recorder)
+                case .wait(let duration): try machine.advance(by: duration, observer: &recorder)
+                }
+                drain(&machine, &recorder)
             }
         } catch {
             return false
         }
-        drain(&machine, &recorder)
         return true
     }
 

@@ -5,8 +5,9 @@ extension SCXMLChart {
     /// Searches sessions of this document for paths covering `coverage`.
     ///
     /// Each session runs alone, as ``DocumentTester`` runs it: the events it sends its own queue
-    /// are processed, the rest dropped. Two states of the search differ by configuration, pending
-    /// timers and the values of the document's `<data>`.
+    /// are processed, the rest dropped; each call with what it queues itself is one cascade of
+    /// `limits`, and a call that goes past one ends its path. Two states of the search differ by
+    /// configuration, pending timers and the values of the document's `<data>`.
     ///
     /// - Parameters:
     ///   - coverage: Every configuration, or every transition.
@@ -14,10 +15,11 @@ extension SCXMLChart {
     ///   - limits: The limits each session runs under.
     ///   - maximumDepth: The most steps in a path.
     ///   - maximumStates: The most distinct states visited.
+    ///   - timeLimit: The most time the whole search may take; `nil` for no bound.
     /// - Throws: What the session's start throws.
     public func searchPaths(
         covering coverage: PathCoverage, events: [String]? = nil, limits: SCXMLLimits = .default,
-        maximumDepth: Int = 16, maximumStates: Int = 20_000
+        maximumDepth: Int = 16, maximumStates: Int = 20_000, timeLimit: Duration? = nil
     ) throws -> PathSearch<String, SCXMLEvent> {
         let info = SCXMLSessionInfo(id: "paths", name: document.name, limits: limits)
         let declared = declaredData
@@ -27,8 +29,10 @@ extension SCXMLChart {
             key: { AnyHashable(SCXMLChart.values(of: declared, in: $0)) },
             makeMachine: { self.standaloneMachine(info: info, limits: limits) })
         explorer.isOwnQueue = { $0.target == ownTarget }
+        explorer.runsEachCall = { call in try SCXMLChart.runCascade(limits: limits, call) }
         explorer.maximumDepth = maximumDepth
         explorer.maximumStates = maximumStates
+        explorer.timeLimit = timeLimit
         return try explorer.paths(covering: coverage)
     }
 

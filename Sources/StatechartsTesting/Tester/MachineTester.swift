@@ -18,7 +18,7 @@ import Testing
 /// ```swift
 /// let tester = try MachineTester(makePlayerChart(), context: Track(duration: 3))
 /// try tester.send(.play) { $0.configuration = [.playing] }
-/// tester.expect(.armed("after 1.0 seconds", dueIn: .seconds(1)))
+/// tester.expect(.armed("after.1000ms.playing", dueIn: .seconds(1)))
 /// ```
 ///
 /// Failures are swift-testing issues, at the line of the call that found them. With ``exhaustivity`` set to
@@ -38,6 +38,8 @@ where Event.Kind: Hashable {
     private let observe: (Context) -> Observed
     /// Takes the machine's undelayed sends to its own external queue, as an SCXML session does.
     private let isOwnQueue: (OutgoingEvent<Event>) -> Bool
+    /// Runs each call on the machine with what follows from it: a document's, as one cascade.
+    private let runsEachCall: (() throws -> Void) throws -> Void
     private var isFinished = false
     private let origin: SourceLocation
 
@@ -52,14 +54,26 @@ where Event.Kind: Hashable {
     ///   - sourceLocation: Where the failures the tester finds at its end are reported when the
     ///     test does not call ``finish(sourceLocation:)``.
     /// - Throws: What `StateMachine/start()` throws.
-    public init(
+    public convenience init(
         machine: StateMachine<State, Event, Context>, observing observe: @escaping (Context) -> Observed,
         isOwnQueue: @escaping (OutgoingEvent<Event>) -> Bool = { _ in false },
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
+        try self.init(
+            machine: machine, observing: observe, isOwnQueue: isOwnQueue, runsEachCall: { try $0() },
+            sourceLocation: sourceLocation)
+    }
+
+    /// A tester of `machine` whose calls, each with the events it queues itself, `runsEachCall` runs.
+    init(
+        machine: StateMachine<State, Event, Context>, observing observe: @escaping (Context) -> Observed,
+        isOwnQueue: @escaping (OutgoingEvent<Event>) -> Bool,
+        runsEachCall: @escaping (() throws -> Void) throws -> Void, sourceLocation: SourceLocation
+    ) throws {
         self.machine = machine
         self.observe = observe
         self.isOwnQueue = isOwnQueue
+        self.runsEachCall = runsEachCall
         origin = sourceLocation
         unassertedEffects = try run(ownEvent: false) { machine, recorder in try machine.start(observer: &recorder) }
     }
@@ -104,7 +118,21 @@ where Event.Kind: Hashable {
         assert update: ((inout TestedState<State, Observed>) throws -> Void)? = nil
     ) throws {
         try step("advance(by: \(duration))", update, sourceLocation: sourceLocation) {
-            try run(ownEvent: false) { machine, recorder in try machine.advance(by: duration, observer: &recorder) }
+            // Deadline by deadline, so that a timer armed by one that fires, and fired or
+            // cancelled later in the same advance, is seen armed too.
+            let end = machine.now + duration
+            var effects: [StepEffect] = []
+            while let deadline = machine.nextDeadline, deadline > machine.now, deadline < end,
+                machine.status == .running
+            {
+                effects += try run(ownEvent: false) { machine, recorder in
+                    try machine.advance(by: deadline - machine.now, observer: &recorder)
+                }
+            }
+            effects += try run(ownEvent: false) { machine, recorder in
+                try machine.advance(by: end - machine.now, observer: &recorder)
+            }
+            return effects
         }
     }
 
@@ -216,23 +244,25 @@ where Event.Kind: Hashable {
     ) throws -> [StepEffect] {
         let timersBefore = machine.pendingTimers
         var recorder = MachineRecorder<State, Event>()
-        try body(&machine, &recorder)
         var outside: [StepEffect] = []
-        var effects = machine.takeEffects()
-        while !effects.isEmpty {
-            var queued: [Event] = []
-            for effect in effects {
-                switch effect {
-                case .send(let outgoing) where outgoing.delay == .zero && isOwnQueue(outgoing):
-                    queued.append(outgoing.event)
-                default:
-                    outside.append(Self.effect(effect))
+        try runsEachCall {
+            try body(&machine, &recorder)
+            var effects = machine.takeEffects()
+            while !effects.isEmpty {
+                var queued: [Event] = []
+                for effect in effects {
+                    switch effect {
+                    case .send(let outgoing) where outgoing.delay == .zero && isOwnQueue(outgoing):
+                        queued.append(outgoing.event)
+                    default:
+                        outside.append(Self.effect(effect))
+                    }
                 }
+                for event in queued where machine.status == .running {
+                    _ = try machine.send(event, observer: &recorder)
+                }
+                effects = machine.takeEffects()
             }
-            for event in queued where machine.status == .running {
-                _ = try machine.send(event, observer: &recorder)
-            }
-            effects = machine.takeEffects()
         }
         var result: [StepEffect] = []
         var fired: [String] = []
@@ -259,6 +289,8 @@ where Event.Kind: Hashable {
                 result.append(.cancelledTimer(timer.name))
             }
         }
+        // A timer that fired without being pending before was armed, with no delay, in this step.
+        result += fired.map { .armed($0, dueIn: .zero) }
         for timer in timersAfter where !serialsBefore.contains(timer.serial) {
             result.append(.armed(timer.name, dueIn: timer.deadline - machine.now))
         }

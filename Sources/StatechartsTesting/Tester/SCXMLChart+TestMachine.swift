@@ -10,6 +10,21 @@ extension SCXMLChart {
         return machine
     }
 
+    /// Runs `call` as one cascade of `limits`, as a session runs each of its calls: the scripts of
+    /// the whole call share the script time.
+    ///
+    /// - Throws: `MachineError.limitExceeded` when the call went past a limit; otherwise what the
+    ///   call throws.
+    static func runCascade(limits: SCXMLLimits, _ call: () throws -> Void) throws {
+        let cascade = SCXMLCascade(limits: limits)
+        var failure: (any Error)?
+        SCXMLCascade.$current.withValue(cascade) {
+            do { try call() } catch { failure = error }
+        }
+        if let violation = cascade.violation { throw MachineError<String, SCXMLEvent>.limitExceeded(violation) }
+        if let failure { throw failure }
+    }
+
     /// Every `<data>` of the document, the top level's first, then each state's in document order.
     var declaredData: [SCXMLData] {
         var result = document.data
