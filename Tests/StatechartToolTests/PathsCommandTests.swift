@@ -92,6 +92,21 @@ struct PathsCommandTests {
         #expect(report.results.allSatisfy { $0.coverage == nil })
     }
 
+    @Test("the paths of the bundled player come out the same every time, as the article shows them")
+    func deterministicAndAsDocumented() throws {
+        let first = try CommandLine.run(["paths", "Examples/media-player.scxml"])
+        let second = try CommandLine.run(["paths", "Examples/media-player.scxml"])
+        #expect(first.status == 0)
+        #expect(first.standardOutput == second.standardOutput, "each process hashes with its own seed")
+        let article = try String(
+            contentsOf: CommandLine.packageRoot.appendingPathComponent(
+                "Sources/StatechartsTesting/StatechartsTesting.docc/TestingAStatechart.md"), encoding: .utf8)
+        #expect(
+            article.contains(
+                "$ swift run statechart paths Examples/media-player.scxml\n" + first.standardOutput + "```"),
+            "the article's output of statechart paths is the tool's:\n\(first.standardOutput)")
+    }
+
     @Test("a hostile document's search ends at the script time of a call, with where; a bad --search-time is refused")
     func hostileSearch() throws {
         let busy = try CommandLine.run(["paths", "Tests/StatechartToolTests/Fixtures/Hostile/busy-guard.scxml"])

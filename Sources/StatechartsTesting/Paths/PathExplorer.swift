@@ -67,7 +67,9 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
         let transitions = chart.allTransitions
         let known = Set(transitions.map(\.id))
 
-        let start = Node(steps: [], transitions: taken(recorder, known: known), configuration: machine.configuration)
+        let start = Node(
+            steps: [], transitions: taken(recorder, known: known), configuration: machine.configuration, order: 0)
+        var found = 1
         var frontier = [start]
         var seen: Set<AnyHashable> = [identity(of: machine)]
         var pathToConfiguration: [Set<State>: Node] = [Set(machine.configuration): start]
@@ -103,7 +105,8 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
                     guard apply(move, to: &machine, recorder: &recorder) else { continue }
                     let child = Node(
                         steps: node.steps + [move], transitions: node.transitions + taken(recorder, known: known),
-                        configuration: machine.configuration)
+                        configuration: machine.configuration, order: found)
+                    found += 1
                     for transition in child.transitions where pathToTransition[transition.id] == nil {
                         pathToTransition[transition.id] = child
                     }
@@ -147,13 +150,17 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
         var transitions: [PathTransition<State>]
         /// The active atomic states the steps end in.
         var configuration: [State]
+        /// When the search found it, among all nodes: what orders paths of the same length, so
+        /// that the same chart gives the same paths in the same order every time.
+        var order: Int
     }
 
     /// Few paths that take every transition of `shortest`: the longest first, each adding the
-    /// transitions it takes, and a path only when it takes one not taken yet.
+    /// transitions it takes, and a path only when it takes one not taken yet; of paths as long,
+    /// the one found first.
     static func cover(_ shortest: [Int: Node]) -> [Node] {
         let candidates = shortest.values.sorted {
-            ($0.steps.count, $0.transitions.count) > ($1.steps.count, $1.transitions.count)
+            ($0.steps.count, $0.transitions.count, -$0.order) > ($1.steps.count, $1.transitions.count, -$1.order)
         }
         var covered: Set<Int> = []
         var chosen: [Node] = []
@@ -163,7 +170,9 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
             covered.formUnion(ids)
             chosen.append(node)
         }
-        return chosen.sorted { ($0.steps.count, $0.transitions.count) < ($1.steps.count, $1.transitions.count) }
+        return chosen.sorted {
+            ($0.steps.count, $0.transitions.count, $0.order) < ($1.steps.count, $1.transitions.count, $1.order)
+        }
     }
 
     /// The machine after `steps` from a new start; `nil` when a step throws or `deadline` passed.

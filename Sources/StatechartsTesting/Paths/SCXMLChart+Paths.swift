@@ -11,7 +11,8 @@ extension SCXMLChart {
     ///
     /// - Parameters:
     ///   - coverage: Every configuration, or every transition.
-    ///   - events: The names of the events to try; by default ``handledEventNames``.
+    ///   - events: The names of the events to try; by default every event the document's
+    ///     transitions name (`Statechart/eventNames`: `done.*` and `error.*` left out).
     ///   - limits: The limits each session runs under.
     ///   - maximumDepth: The most steps in a path.
     ///   - maximumStates: The most distinct states visited.
@@ -25,7 +26,7 @@ extension SCXMLChart {
         let declared = declaredData
         let ownTarget = info.scxmlLocation
         var explorer = PathExplorer<String, SCXMLEvent, SCXMLContext>(
-            events: (events ?? handledEventNames).map { SCXMLEvent($0) },
+            events: (events ?? statechart.eventNames).map { SCXMLEvent($0) },
             key: { AnyHashable(SCXMLChart.values(of: declared, in: $0)) },
             makeMachine: { self.standaloneMachine(info: info, limits: limits) })
         explorer.isOwnQueue = { $0.target == ownTarget }
@@ -34,25 +35,5 @@ extension SCXMLChart {
         explorer.maximumStates = maximumStates
         explorer.timeLimit = timeLimit
         return try explorer.paths(covering: coverage)
-    }
-
-    /// The names of the events the document's transitions handle, in document order, as events a
-    /// test can send: a descriptor `a.b.*` or `a.b` gives `a.b`; `*` gives nothing; the events the
-    /// platform raises (`done.*`, `error.*`) are left out.
-    public var handledEventNames: [String] {
-        var names: [String] = []
-        var seen: Set<String> = []
-        for transition in statechart.allTransitions {
-            for pattern in transition.eventNames {
-                var name = pattern
-                while name.hasSuffix(".*") { name.removeLast(2) }
-                if name.hasSuffix(".") { name.removeLast() }
-                guard !name.isEmpty, name != "*", !name.hasPrefix("done."), name != "done", !name.hasPrefix("error."),
-                    name != "error", seen.insert(name).inserted
-                else { continue }
-                names.append(name)
-            }
-        }
-        return names
     }
 }

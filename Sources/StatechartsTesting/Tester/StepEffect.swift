@@ -7,7 +7,7 @@ import Statecharts
 /// the same effects read the same for a typed chart and for a document.
 public enum StepEffect: Hashable, Sendable, CustomStringConvertible {
     /// A timer was armed (a state's `After` timeout, or an event the machine sent itself with a
-    /// delay) and is pending, due this long after the step's end.
+    /// delay), due this long after it was armed.
     case armed(String, dueIn: Duration)
     /// A pending timer was cancelled before it fell due: its state exited, or `<cancel>` or
     /// `StateMachine/cancelDelayedEvents(id:)` removed it.
