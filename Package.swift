@@ -19,6 +19,10 @@ let package = Package(
         // fuzzers and the tool share: the conformance runner, random charts, the data models.
         .library(name: "StatechartsTesting", targets: ["StatechartsTesting"]),
         .executable(name: "statechart", targets: ["statechart"]),
+        // Swift for the .scxml files of a target, at build time: a build tool plugin, and the
+        // generator it runs, which depends on the SCXML library only.
+        .plugin(name: "StatechartsGenerator", targets: ["StatechartsGenerator"]),
+        .executable(name: "statechart-generate", targets: ["statechart-generate"]),
         // The commands of the tool, for tests and the fuzz targets in Fuzz/.
         .library(name: "StatechartTool", targets: ["StatechartTool"]),
         // What live machines do, written to a swift-log Logger.
@@ -93,6 +97,9 @@ let package = Package(
         .target(name: "Statecharts"),
         // SCXML documents: reading, writing, data models, executable content.
         .target(name: "StatechartsSCXML", dependencies: ["Statecharts"]),
+        // What the build plugin runs: `statechart generate` without the tool's other commands.
+        .executableTarget(name: "statechart-generate", dependencies: ["StatechartsSCXML"]),
+        .plugin(name: "StatechartsGenerator", capability: .buildTool(), dependencies: ["statechart-generate"]),
         // JavaScriptCore's C API, found with pkg-config on Linux.
         .systemLibrary(
             name: "CJavaScriptCore", pkgConfig: "javascriptcoregtk-4.1",
@@ -220,6 +227,12 @@ let package = Package(
                 "Statecharts", "StatechartsLogging", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]),
+        // The Swift that `statechart generate` writes for the bundled media player (a compiled chart)
+        // and for a counter with ECMAScript variables (a document as Swift values), checked against
+        // the generator's output and run beside the interpreter.
+        .testTarget(
+            name: "GeneratedChartTests",
+            dependencies: ["Statecharts", "StatechartsSCXML", "StatechartsTesting"], exclude: ["Documents"]),
         // Every Swift example of the README and the documentation catalogs, run as written.
         .testTarget(
             name: "DocumentationExamplesTests",

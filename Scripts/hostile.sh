@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs `statechart run` and `statechart paths` on every hostile document
+# Runs `statechart run`, `statechart paths` and `statechart generate` on every hostile document
 # (Tests/StatechartToolTests/Fixtures/Hostile, plus a symbolic link out of the document's folder and
 # a 1 MB entity made here) as a user would, under
 # `ulimit -v 8388608` (8 GiB of address space) and a 30 s timeout, with the default limits. Each
@@ -72,6 +72,8 @@ for file in "$fixtures"/*.scxml "$work/folder/symbolic-link.scxml" "$work/folder
   check "$name" run "${arguments[@]}"
   # The path search runs many sessions of the document: its own time bound ends it.
   check "$name" paths paths "$file" --search-time 10s
+  # The generator reads the document and its sources as the interpreter does, and writes Swift.
+  check "$name" generate generate "$file"
 done
 if [ "$failures" -gt 0 ]; then
   echo "$failures hostile documents were not refused cleanly"

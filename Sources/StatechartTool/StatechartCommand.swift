@@ -22,7 +22,7 @@ public struct StatechartCommand: AsyncParsableCommand {
     static var subcommands: [any ParsableCommand.Type] {
         var commands: [any ParsableCommand.Type] = [
             RunCommand.self, ReplCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self,
-            PathsCommand.self,
+            PathsCommand.self, GenerateCommand.self,
             DifferentialCommand.self,
         ]
         #if Inspector

@@ -137,6 +137,66 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(machine.state)
     }
 
+    // MARK: The media player, generated from its document
+
+    // The same player generated (plugin), written with the DSL, interpreted, and as a `switch`, fed
+    // the same cycle of ten events. The interpreter is sent a tenth as many events per iteration.
+
+    Benchmark("player/generated") { benchmark in
+        var player = try GeneratedPlayer()
+        benchmark.startMeasurement()
+        var index = 0
+        for _ in 0..<eventsPerIteration {
+            try player.send(index)
+            index = index == playerCycleLength - 1 ? 0 : index + 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(player.description)
+    }
+    Benchmark("player/written") { benchmark in
+        var player = try WrittenPlayer()
+        benchmark.startMeasurement()
+        var index = 0
+        for _ in 0..<eventsPerIteration {
+            try player.send(index)
+            index = index == playerCycleLength - 1 ? 0 : index + 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(player.description)
+    }
+    Benchmark("player/timed") { benchmark in
+        var player = try TimedPlayer()
+        benchmark.startMeasurement()
+        var index = 0
+        for _ in 0..<eventsPerIteration {
+            try player.send(index)
+            index = index == playerCycleLength - 1 ? 0 : index + 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(player.description)
+    }
+    Benchmark("player/interpreted") { benchmark in
+        var player = try InterpretedPlayer()
+        benchmark.startMeasurement()
+        var index = 0
+        for _ in 0..<eventsPerIteration / 10 {
+            try player.send(index)
+            index = index == playerCycleLength - 1 ? 0 : index + 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(player.description)
+    }
+    Benchmark("baseline/player") { benchmark in
+        var player = SwitchPlayer()
+        var index = 0
+        for _ in 0..<eventsPerIteration {
+            player.send(index)
+            index = index == playerCycleLength - 1 ? 0 : index + 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(player.isStopped)
+    }
+
     // MARK: Live machines
 
     // The two-state toggle and the deep hop, each bare (`StateMachine.send`), in an

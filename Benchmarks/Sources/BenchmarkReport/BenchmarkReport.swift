@@ -120,6 +120,52 @@ struct BenchmarkReport {
             )
         }
 
+        // MARK: The media player, generated from its document
+
+        let players: [(name: String, label: String, events: Double)] = [
+            ("baseline/player", "Hand-written `switch`", eventsPerIteration),
+            ("player/written", "Written with the DSL, element for element (`send` and `cancel`)", eventsPerIteration),
+            ("player/timed", "Written with the DSL's timeouts (`After`) instead", eventsPerIteration),
+            (
+                "player/generated", "Generated from media-player.scxml (the StatechartsGenerator plugin)",
+                eventsPerIteration
+            ),
+            ("player/interpreted", "Interpreted from media-player.scxml (`SCXMLSession`)", eventsPerIteration / 10),
+        ]
+        var playerLines: [String] = []
+        let writtenTime = median("player/written", "wallClock").map { $0 / eventsPerIteration }
+        let switchTime = median("baseline/player", "wallClock").map { $0 / eventsPerIteration }
+        let writtenInstructions = instructions["player/written"]
+        for player in players {
+            guard let time = median(player.name, "wallClock") else { continue }
+            let ns = time / player.events
+            let allocations = (median(player.name, "mallocCountTotal") ?? 0) / player.events
+            var cells = [
+                player.label, format(ns, digits: 2), switchTime.map { format(ns / $0) + "x" } ?? "—",
+                writtenTime.map { format(ns / $0, digits: 2) + "x" } ?? "—", format(allocations, digits: 3),
+            ]
+            if counted {
+                cells.append(instructionCell(player.name))
+                cells.append(
+                    instructions[player.name].flatMap { mine in
+                        writtenInstructions.map { format(mine / $0, digits: 2) + "x" }
+                    }
+                        ?? "—")
+            }
+            playerLines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        if !playerLines.isEmpty {
+            lines.append("")
+            var header =
+                "| Media player, a cycle of 10 events | ns/event | Ratio to switch | Ratio to DSL | Allocations/event |"
+            var rule = "|---|---:|---:|---:|---:|"
+            if counted {
+                header += " Instructions/event | Instruction ratio to DSL |"
+                rule += "---:|---:|"
+            }
+            lines += [header, rule] + playerLines
+        }
+
         // MARK: Live machines
 
         // Each live row as a ratio to the bare machine of the same chart in the same run; the

@@ -38,7 +38,8 @@ let instructionCases = [
     "statechart/guards-actions", "baseline/guards-actions", "statechart/payload", "baseline/payload",
     "statechart/timeout-arm-cancel", "baseline/timeout-arm-cancel", "bare/toggle", "baseline/toggle",
     "live/toggle", "live/toggle-observed", "actor/toggle", "baseline/empty-actor", "live/hierarchy",
-    "live/hierarchy-observed", "actor/hierarchy", "live/timeout-arm-cancel",
+    "live/hierarchy-observed", "actor/hierarchy", "live/timeout-arm-cancel", "player/generated", "player/written",
+    "player/timed", "player/interpreted", "baseline/player",
 ]
 
 @MainActor
@@ -115,6 +116,26 @@ func run(_ name: String, _ count: Int) throws {
         var machine = SwitchWatch()
         for index in 0..<count { machine.send(index & 1 == 0 ? .wait : .poke) }
         print(machine.state)
+    case "player/generated":
+        var player = try GeneratedPlayer()
+        for index in 0..<count { try player.send(index % playerCycleLength) }
+        print(player)
+    case "player/written":
+        var player = try WrittenPlayer()
+        for index in 0..<count { try player.send(index % playerCycleLength) }
+        print(player)
+    case "player/timed":
+        var player = try TimedPlayer()
+        for index in 0..<count { try player.send(index % playerCycleLength) }
+        print(player)
+    case "player/interpreted":
+        var player = try InterpretedPlayer()
+        for index in 0..<count { try player.send(index % playerCycleLength) }
+        print(player)
+    case "baseline/player":
+        var player = SwitchPlayer()
+        for index in 0..<count { player.send(index % playerCycleLength) }
+        print(player.isStopped)
     case "construct":
         let chart = try makeLightChart()
         var machines: [StateMachine<Light, Tick, Void>] = []

@@ -142,6 +142,22 @@ public struct Scope<State, Event, Context>: ~Copyable {
         operations.sendOut(machine, outgoing)
     }
 
+    /// Raises the platform event `error.communication` on the internal queue, as an SCXML session
+    /// does for a `<send>` whose target has a valid form but cannot be reached: it is processed in
+    /// this macrostep, before any external event, and ``failure`` gives the element `send`, where it
+    /// is written and `reason`. The action goes on.
+    ///
+    /// A chart that runs alone and knows that a target cannot be reached (a generated chart has no
+    /// parent and no other sessions) reports it with this; a runtime that fails to deliver an event
+    /// sent out reports it with ``StateMachine/reportUndelivered(_:reason:)`` instead.
+    ///
+    /// - Parameters:
+    ///   - reason: Why the event cannot be delivered.
+    ///   - location: Where the sending element is written.
+    public mutating func raiseCommunicationError(_ reason: String, at location: SourcePosition? = nil) {
+        operations.raiseCommunicationError(machine, ExecutionFailure(.send, location: location, reason: reason))
+    }
+
     /// Cancels the delayed events sent with this identifier that have not been delivered yet
     /// (SCXML `<cancel>`): the machine's own, and, when the machine has sent events outside with a
     /// delay, those too (a ``MachineEffect/cancelSend(id:)`` for the runtime). Does nothing if
@@ -206,6 +222,7 @@ final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
     @usableFromInline let send: (UnsafeMutableRawPointer, Event, Int64, String?) -> Void
     @usableFromInline let cancel: (UnsafeMutableRawPointer, String) -> Void
     @usableFromInline let sendOut: (UnsafeMutableRawPointer, OutgoingEvent<Event>) -> Void
+    @usableFromInline let raiseCommunicationError: (UnsafeMutableRawPointer, ExecutionFailure) -> Void
     @usableFromInline let log: (UnsafeMutableRawPointer, MachineLog) -> Void
     @usableFromInline let isActive: (UnsafeMutableRawPointer, State) -> Bool
     @usableFromInline let now: (UnsafeMutableRawPointer) -> Int64
@@ -221,6 +238,7 @@ final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
         send: @escaping (UnsafeMutableRawPointer, Event, Int64, String?) -> Void,
         cancel: @escaping (UnsafeMutableRawPointer, String) -> Void,
         sendOut: @escaping (UnsafeMutableRawPointer, OutgoingEvent<Event>) -> Void,
+        raiseCommunicationError: @escaping (UnsafeMutableRawPointer, ExecutionFailure) -> Void,
         log: @escaping (UnsafeMutableRawPointer, MachineLog) -> Void,
         isActive: @escaping (UnsafeMutableRawPointer, State) -> Bool,
         now: @escaping (UnsafeMutableRawPointer) -> Int64,
@@ -233,6 +251,7 @@ final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
         self.send = send
         self.cancel = cancel
         self.sendOut = sendOut
+        self.raiseCommunicationError = raiseCommunicationError
         self.log = log
         self.isActive = isActive
         self.now = now
@@ -265,6 +284,11 @@ extension ScopeOperations where State: Hashable, Event: StatechartEvent, Event.K
             },
             sendOut: { raw, outgoing in
                 raw.assumingMemoryBound(to: Machine.self).pointee.recordEffect(.send(outgoing))
+            },
+            raiseCommunicationError: { raw, failure in
+                let machine = raw.assumingMemoryBound(to: Machine.self)
+                machine.pointee.enqueueInternal(
+                    .failure(failure, kind: machine.pointee.chart.tables.errorCommunicationKind))
             },
             log: { raw, record in
                 raw.assumingMemoryBound(to: Machine.self).pointee.recordEffect(.log(record))

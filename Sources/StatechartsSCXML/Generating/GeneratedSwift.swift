@@ -1,0 +1,18 @@
+/// Swift that ``SwiftGenerator`` wrote for a document.
+public struct GeneratedSwift: Sendable, Hashable {
+    /// The name of the namespace enum that holds the chart's types.
+    public var typeName: String
+    /// The source file: formatted, the same for the same document and options.
+    public var source: String
+    /// What the document does that the generated chart does differently or not at all, with
+    /// where it is written (for example a `<send>` to another session, which a chart that runs
+    /// alone answers with `error.communication`).
+    public var warnings: [SCXMLDiagnostic]
+
+    /// Generated Swift from its parts.
+    public init(typeName: String, source: String, warnings: [SCXMLDiagnostic] = []) {
+        self.typeName = typeName
+        self.source = source
+        self.warnings = warnings
+    }
+}

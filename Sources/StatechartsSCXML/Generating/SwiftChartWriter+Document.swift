@@ -1,0 +1,242 @@
+import Statecharts
+
+/// The document as Swift values, for a document whose expressions need a data model: the chart is
+/// built from them when the app runs, with no XML to read, and its expressions and scripts run on
+/// the data model given then (ECMAScript on JavaScriptCore).
+extension SwiftChartWriter {
+    typealias Literal = SwiftLiteral
+
+    mutating func documentDeclaration() -> [String] {
+        for invocation in allInvocations where invocation.source != nil || invocation.sourceExpression != nil {
+            report(
+                "a generated document cannot invoke a document read from a path when the app runs; write the child inline with <content>",
+                at: invocation.location)
+        }
+        return documentLiteral(document).lines(prefix: "nonisolated static let document = ", indent: 1)
+    }
+
+    var allInvocations: [SCXMLInvoke] {
+        var result: [SCXMLInvoke] = []
+        func visit(_ node: SCXMLNode) {
+            result += node.invocations
+            node.children.forEach(visit)
+        }
+        document.states.forEach(visit)
+        return result
+    }
+
+    func string(_ text: String) -> Literal { .code(SwiftNaming.literal(text)) }
+
+    func at(_ location: SourcePosition) -> Literal { .code("at(\(location.line), \(location.column))") }
+
+    func expression(_ expression: SCXMLExpression) -> Literal {
+        .call("SCXMLExpression", [(nil, string(expression.text)), ("location", at(expression.location))])
+    }
+
+    /// The arguments whose values are not the initialiser's defaults, in order.
+    func arguments(_ pairs: [(String?, Literal?)]) -> [(label: String?, value: SwiftLiteral)] {
+        pairs.compactMap { label, value in value.map { (label: label, value: $0) } }
+    }
+
+    func strings(_ texts: [String]) -> Literal? { texts.isEmpty ? nil : .array(texts.map(string)) }
+
+    func documentLiteral(_ document: SCXMLDocument) -> Literal {
+        .call(
+            "SCXMLDocument",
+            arguments([
+                ("name", document.name.map(string)), ("initial", strings(document.initial)),
+                ("dataModel", document.dataModel.map(string)),
+                ("binding", document.binding == .late ? .code(".late") : nil),
+                ("states", document.states.isEmpty ? nil : .array(document.states.map(node))),
+                ("transitions", document.transitions.isEmpty ? nil : .array(document.transitions.map(transition))),
+                ("data", document.data.isEmpty ? nil : .array(document.data.map(data))),
+                ("script", document.script.map(script)), ("location", at(document.location)),
+            ]))
+    }
+
+    func node(_ node: SCXMLNode) -> Literal {
+        let kind: String
+        switch node.kind {
+        case .state: kind = ".state"
+        case .parallel: kind = ".parallel"
+        case .final: kind = ".final"
+        case .history(let type): kind = type == .deep ? ".history(.deep)" : ".history(.shallow)"
+        }
+        return .call(
+            "SCXMLNode",
+            arguments([
+                ("kind", .code(kind)), ("id", string(node.id)),
+                ("hasGeneratedID", node.hasGeneratedID ? .code("true") : nil),
+                ("initial", strings(node.initial)), ("initialTransition", node.initialTransition.map(transition)),
+                ("children", node.children.isEmpty ? nil : .array(node.children.map(self.node))),
+                ("transitions", node.transitions.isEmpty ? nil : .array(node.transitions.map(transition))),
+                ("onEntry", node.onEntry.isEmpty ? nil : .array(node.onEntry.map(block))),
+                ("onExit", node.onExit.isEmpty ? nil : .array(node.onExit.map(block))),
+                ("data", node.data.isEmpty ? nil : .array(node.data.map(data))),
+                ("doneData", node.doneData.map(doneData)),
+                ("invocations", node.invocations.isEmpty ? nil : .array(node.invocations.map(invocation))),
+                ("location", at(node.location)),
+            ]))
+    }
+
+    func transition(_ transition: SCXMLTransition) -> Literal {
+        .call(
+            "SCXMLTransition",
+            arguments([
+                ("events", strings(transition.events)), ("condition", transition.condition.map(expression)),
+                ("targets", strings(transition.targets)),
+                ("type", transition.type == .internal ? .code(".internal") : nil),
+                ("actions", actions(transition.actions)), ("location", at(transition.location)),
+            ]))
+    }
+
+    func block(_ block: SCXMLBlock) -> Literal {
+        .call("SCXMLBlock", [("actions", actions(block.actions) ?? .array([])), ("location", at(block.location))])
+    }
+
+    func actions(_ actions: [SCXMLAction]) -> Literal? {
+        actions.isEmpty ? nil : .array(actions.map(action))
+    }
+
+    func optional(_ value: Literal?) -> Literal { value ?? .code("nil") }
+
+    func action(_ action: SCXMLAction) -> Literal {
+        let kind: Literal
+        switch action.kind {
+        case .raise(let event):
+            kind = .call(".raise", [("event", string(event))])
+        case .send(let send):
+            kind = .call(".send", [(nil, self.send(send))])
+        case .cancel(let sendID, let sendIDExpression):
+            kind = .call(
+                ".cancel",
+                [
+                    ("sendID", optional(sendID.map(string))),
+                    ("sendIDExpression", optional(sendIDExpression.map(expression))),
+                ])
+        case .log(let label, let value):
+            kind = .call(
+                ".log", [("label", optional(label.map(string))), ("expression", optional(value.map(expression)))])
+        case .if(let branches):
+            kind = .call(
+                ".if",
+                [
+                    (
+                        nil,
+                        .array(
+                            branches.map { branch in
+                                .call(
+                                    "SCXMLBranch",
+                                    [
+                                        ("condition", optional(branch.condition.map(expression))),
+                                        ("actions", actions(branch.actions) ?? .array([])),
+                                    ])
+                            })
+                    )
+                ])
+        case .foreach(let array, let item, let index, let body):
+            kind = .call(
+                ".foreach",
+                [
+                    ("array", expression(array)), ("item", string(item)), ("index", optional(index.map(string))),
+                    ("actions", actions(body) ?? .array([])),
+                ])
+        case .assign(let location, let value, let content):
+            kind = .call(
+                ".assign",
+                [
+                    ("location", expression(location)), ("expression", optional(value.map(expression))),
+                    ("content", optional(content.map(inline))),
+                ])
+        case .script(let script):
+            kind = .call(".script", [(nil, self.script(script))])
+        }
+        return .call("SCXMLAction", [(nil, kind), ("location", at(action.location))])
+    }
+
+    func send(_ send: SCXMLSend) -> Literal {
+        .call(
+            "SCXMLSend",
+            arguments([
+                ("event", send.event.map(string)), ("eventExpression", send.eventExpression.map(expression)),
+                ("target", send.target.map(string)), ("targetExpression", send.targetExpression.map(expression)),
+                ("type", send.type.map(string)), ("typeExpression", send.typeExpression.map(expression)),
+                ("id", send.id.map(string)), ("idLocation", send.idLocation.map(expression)),
+                ("delay", send.delay.map { .code(SwiftNaming.durationLiteral($0)) }),
+                ("delayText", send.delayText.map(string)), ("delayExpression", send.delayExpression.map(expression)),
+                ("namelist", strings(send.namelist)),
+                ("params", send.params.isEmpty ? nil : .array(send.params.map(param))),
+                ("content", send.content.map(content)),
+            ]))
+    }
+
+    func param(_ param: SCXMLParam) -> Literal {
+        .call(
+            "SCXMLParam",
+            arguments([
+                ("name", string(param.name)), ("expression", param.expression.map(expression)),
+                ("dataLocation", param.dataLocation.map(expression)), ("location", at(param.location)),
+            ]))
+    }
+
+    func content(_ content: SCXMLContent) -> Literal {
+        .call(
+            "SCXMLContent",
+            arguments([
+                ("expression", content.expression.map(expression)), ("inline", content.inline.map(inline)),
+                ("location", at(content.location)),
+            ]))
+    }
+
+    func inline(_ content: SCXMLInlineContent) -> Literal {
+        switch content {
+        case .text(let text): return .call(".text", [(nil, string(text))])
+        case .markup(let markup): return .call(".markup", [(nil, string(markup))])
+        }
+    }
+
+    func data(_ data: SCXMLData) -> Literal {
+        .call(
+            "SCXMLData",
+            arguments([
+                ("id", string(data.id)), ("expression", data.expression.map(expression)),
+                ("source", data.source.map(string)), ("content", data.content.map(inline)),
+                ("location", at(data.location)),
+            ]))
+    }
+
+    func script(_ script: SCXMLScript) -> Literal {
+        .call(
+            "SCXMLScript",
+            arguments([
+                ("source", script.source.map(string)), ("text", script.text.map(string)),
+                ("location", at(script.location)),
+            ]))
+    }
+
+    func doneData(_ doneData: SCXMLDoneData) -> Literal {
+        .call(
+            "SCXMLDoneData",
+            arguments([
+                ("content", doneData.content.map(content)),
+                ("params", doneData.params.isEmpty ? nil : .array(doneData.params.map(param))),
+                ("location", at(doneData.location)),
+            ]))
+    }
+
+    func invocation(_ invocation: SCXMLInvoke) -> Literal {
+        .call(
+            "SCXMLInvoke",
+            arguments([
+                ("type", invocation.type.map(string)), ("typeExpression", invocation.typeExpression.map(expression)),
+                ("source", invocation.source.map(string)),
+                ("sourceExpression", invocation.sourceExpression.map(expression)),
+                ("id", invocation.id.map(string)), ("idLocation", invocation.idLocation.map(expression)),
+                ("namelist", strings(invocation.namelist)),
+                ("autoforward", invocation.autoforward ? .code("true") : nil),
+                ("params", invocation.params.isEmpty ? nil : .array(invocation.params.map(param))),
+                ("content", invocation.content.map(content)), ("finalize", actions(invocation.finalize)),
+                ("location", at(invocation.location)),
+            ]))
+    }
+}

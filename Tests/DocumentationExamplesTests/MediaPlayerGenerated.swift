@@ -1,0 +1,1 @@
+../GeneratedChartTests/MediaPlayer.swift

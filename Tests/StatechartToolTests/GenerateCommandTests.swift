@@ -1,0 +1,86 @@
+import Foundation
+import StatechartsTesting
+import Testing
+
+/// `statechart generate`, and `statechart-generate`, which the build plugin runs.
+@Suite(.enabled(if: CommandLine.binary != nil, CommandLine.missing))
+struct GenerateCommandTests {
+    static let broken = """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" initial="a">
+          <state id="a">
+            <transition event="go" target="nowhere"/>
+          </state>
+          <state id="b-c"/>
+          <state id="b_c"/>
+        </scxml>
+        """
+
+    @Test func theBundledPlayerIsWrittenToStandardOutputOrAFile() throws {
+        let printed = try CommandLine.run(["generate", "Examples/media-player.scxml"])
+        #expect(printed.status == 0)
+        #expect(printed.standardOutput.contains("nonisolated enum MediaPlayer {"))
+        let checkedIn = try String(
+            contentsOf: CommandLine.packageRoot.appending(path: "Tests/GeneratedChartTests/MediaPlayer.swift"),
+            encoding: .utf8)
+        #expect(printed.standardOutput == checkedIn)
+
+        let directory = try CommandLine.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appending(path: "Player.swift")
+        let written = try CommandLine.run([
+            "generate", "Examples/media-player.scxml", "--name", "Player", "--access", "public", "-o", file.path,
+        ])
+        #expect(written.status == 0)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains("public nonisolated enum Player {"))
+    }
+
+    @Test func problemsArePrintedAtTheirFileLineAndColumn() throws {
+        let directory = try CommandLine.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let document = directory.appending(path: "broken.scxml")
+        try Self.broken.write(to: document, atomically: true, encoding: .utf8)
+        let output = try CommandLine.run(["generate", document.path])
+        #expect(output.status != 0)
+        #expect(output.standardOutput.isEmpty)
+        #expect(output.standardError.contains("\(document.path):3:5: error:"))
+        #expect(output.standardError.contains("nowhere"))
+
+        // The plugin's tool says the same, one problem per line, as the compiler prints them.
+        let tool = try #require(BuiltProducts.executable(named: "statechart-generate"))
+        let out = directory.appending(path: "broken.swift")
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = [document.path, out.path]
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.hasPrefix("\(document.path):3:5: error:"))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test func thePluginsToolWritesTheSameSwiftAndLeavesAnUnchangedFileAlone() throws {
+        let tool = try #require(BuiltProducts.executable(named: "statechart-generate"))
+        let directory = try CommandLine.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appending(path: "media-player.swift")
+        func generate() throws -> Int32 {
+            let process = Process()
+            process.executableURL = tool
+            process.arguments = [CommandLine.packageRoot.appending(path: "Examples/media-player.scxml").path, out.path]
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(try generate() == 0)
+        let printed = try CommandLine.run(["generate", "Examples/media-player.scxml"])
+        #expect(try String(contentsOf: out, encoding: .utf8) == printed.standardOutput)
+        let written = try FileManager.default.attributesOfItem(atPath: out.path)[.modificationDate] as? Date
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(try generate() == 0)
+        #expect(try FileManager.default.attributesOfItem(atPath: out.path)[.modificationDate] as? Date == written)
+    }
+}
