@@ -39,7 +39,7 @@ def generate(suite, name, path, steps, expect_pass):
     if result.returncode != 0:
         first = next((line for line in result.stderr.splitlines() if ": error: " in line), result.stderr.strip())
         return first.split(": error: ", 1)[-1]
-    form = "document" if "static let document = " in open(out).read() else "compiled"
+    form = "document" if "static var document: SCXMLDocument" in open(out).read() else "compiled"
     cases.append((suite, name, type_name, path, steps, expect_pass, form))
     return None
 

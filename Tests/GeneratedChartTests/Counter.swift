@@ -19,45 +19,47 @@ nonisolated enum Counter {
 
     /// The document as Swift values: its states, transitions and executable content, every expression and
     /// script as written, with where it is written.
-    nonisolated static let document = SCXMLDocument(
-        name: "counter",
-        initial: ["counting"],
-        dataModel: "ecmascript",
-        states: [
-            SCXMLNode(
-                kind: .state,
-                id: "counting",
-                transitions: [
-                    SCXMLTransition(
-                        events: ["add"],
-                        condition: SCXMLExpression("count + 1 < 3", location: at(9, 29)),
-                        actions: [
-                            SCXMLAction(
-                                .assign(
-                                    location: SCXMLExpression("count", location: at(10, 15)),
-                                    expression: SCXMLExpression("count + 1", location: at(10, 32)),
-                                    content: nil),
-                                location: at(10, 7))
-                        ],
-                        location: at(9, 5)),
-                    SCXMLTransition(events: ["add"], targets: ["full"], location: at(12, 5)),
-                    SCXMLTransition(
-                        events: ["reset"],
-                        actions: [
-                            SCXMLAction(
-                                .assign(
-                                    location: SCXMLExpression("count", location: at(14, 15)),
-                                    expression: SCXMLExpression("0", location: at(14, 32)),
-                                    content: nil),
-                                location: at(14, 7))
-                        ],
-                        location: at(13, 5)),
-                ],
-                location: at(8, 3)),
-            SCXMLNode(kind: .final, id: "full", location: at(17, 3)),
-        ],
-        data: [SCXMLData(id: "count", expression: SCXMLExpression("0", location: at(6, 22)), location: at(6, 5))],
-        location: at(4, 1))
+    nonisolated static var document: SCXMLDocument {
+        SCXMLDocument(
+            name: "counter",
+            initial: ["counting"],
+            dataModel: "ecmascript",
+            states: [
+                SCXMLNode(
+                    kind: .state,
+                    id: "counting",
+                    transitions: [
+                        SCXMLTransition(
+                            events: ["add"],
+                            condition: SCXMLExpression("count + 1 < 3", location: at(9, 29)),
+                            actions: [
+                                SCXMLAction(
+                                    .assign(
+                                        location: SCXMLExpression("count", location: at(10, 15)),
+                                        expression: SCXMLExpression("count + 1", location: at(10, 32)),
+                                        content: nil),
+                                    location: at(10, 7))
+                            ],
+                            location: at(9, 5)),
+                        SCXMLTransition(events: ["add"], targets: ["full"], location: at(12, 5)),
+                        SCXMLTransition(
+                            events: ["reset"],
+                            actions: [
+                                SCXMLAction(
+                                    .assign(
+                                        location: SCXMLExpression("count", location: at(14, 15)),
+                                        expression: SCXMLExpression("0", location: at(14, 32)),
+                                        content: nil),
+                                    location: at(14, 7))
+                            ],
+                            location: at(13, 5)),
+                    ],
+                    location: at(8, 3)),
+                SCXMLNode(kind: .final, id: "full", location: at(17, 3)),
+            ],
+            data: [SCXMLData(id: "count", expression: SCXMLExpression("0", location: at(6, 22)), location: at(6, 5))],
+            location: at(4, 1))
+    }
 
     /// The chart of the document, run by an `SCXMLSession`: its expressions and scripts on the first of
     /// `dataModels` that implements "ecmascript".

@@ -191,7 +191,7 @@ import Testing
         #expect(source.contains("import StatechartsSCXML"))
         #expect(source.contains("case idle"))
         #expect(source.contains("case add"))
-        #expect(source.contains("nonisolated static let document = SCXMLDocument("))
+        #expect(source.contains("nonisolated static var document: SCXMLDocument {\n        SCXMLDocument("))
         #expect(source.contains("SCXMLExpression(\"count < 2\", location: at(4, 27))"))
         #expect(source.contains(".assign("))
         #expect(

@@ -12,7 +12,10 @@ extension SwiftChartWriter {
                 "a generated document cannot invoke a document read from a path when the app runs; write the child inline with <content>",
                 at: invocation.location)
         }
-        return documentLiteral(document).lines(prefix: "nonisolated static let document = ", indent: 1)
+        // Computed, not stored: the chart is built from it once per `chart(dataModels:)`, and no
+        // global holds the document for the life of the process.
+        return ["    nonisolated static var document: SCXMLDocument {"]
+            + documentLiteral(document).lines(indent: 2) + ["    }"]
     }
 
     var allInvocations: [SCXMLInvoke] {

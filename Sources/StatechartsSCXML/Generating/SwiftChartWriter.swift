@@ -221,7 +221,7 @@ struct SwiftChartWriter {
             "    /// script as written, with where it is written.",
         ]
         lines += body.map {
-            $0.replacingOccurrences(of: "nonisolated static let", with: "\(modifier)nonisolated static let")
+            $0.replacingOccurrences(of: "nonisolated static var", with: "\(modifier)nonisolated static var")
         }
         lines += [
             "",

@@ -32,7 +32,7 @@ import Statecharts
 ///
 /// A document whose expressions need a data model (ECMAScript), or that invokes other documents,
 /// becomes, beside the same enums,
-/// `static let document`, the document as Swift values (every expression and script as written,
+/// `static var document`, the document as Swift values (every expression and script as written,
 /// with its position in the document), and `static func chart(dataModels:) throws -> SCXMLChart`:
 /// it runs in an ``SCXMLSession`` with its scripts on the data model the app gives, with no XML
 /// read when the app runs, and ``SCXMLSession/send(_:data:)`` and ``SCXMLSession/isActive(_:)``
