@@ -58,11 +58,8 @@ public struct GenerateCommand: ParsableCommand {
             print(generated.source, terminator: "")
             return
         }
-        // Written only when it changes, so that a build that runs the generator again does not
-        // compile the file again.
-        if FileManager.default.contents(atPath: output) == Data(generated.source.utf8) { return }
         do {
-            try generated.source.write(toFile: output, atomically: true, encoding: .utf8)
+            try generated.write(toFile: output)
         } catch {
             throw CommandError("cannot write \(output): \(error.localizedDescription)")
         }

@@ -16,9 +16,7 @@ enum StatechartGenerate {
         do {
             let generated = try SwiftGenerator().generate(contentsOf: URL(fileURLWithPath: input))
             for warning in generated.warnings { report(warning.description) }
-            if FileManager.default.contents(atPath: output) != Data(generated.source.utf8) {
-                try generated.source.write(toFile: output, atomically: true, encoding: .utf8)
-            }
+            try generated.write(toFile: output)
         } catch let error as SCXMLError {
             for diagnostic in error.diagnostics { report(diagnostic.description) }
             exit(1)

@@ -143,7 +143,7 @@ let benchmarks: @Sendable () -> Void = {
     // the same cycle of ten events. The interpreter is sent a tenth as many events per iteration.
 
     Benchmark("player/generated") { benchmark in
-        var player = try GeneratedPlayer()
+        var player = try CompiledPlayer.generated()
         benchmark.startMeasurement()
         var index = 0
         for _ in 0..<eventsPerIteration {
@@ -154,7 +154,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(player.description)
     }
     Benchmark("player/written") { benchmark in
-        var player = try WrittenPlayer()
+        var player = try CompiledPlayer.written()
         benchmark.startMeasurement()
         var index = 0
         for _ in 0..<eventsPerIteration {
@@ -165,7 +165,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(player.description)
     }
     Benchmark("player/timed") { benchmark in
-        var player = try TimedPlayer()
+        var player = try CompiledPlayer.timed()
         benchmark.startMeasurement()
         var index = 0
         for _ in 0..<eventsPerIteration {

@@ -14,15 +14,23 @@ let playerCycle: [MediaPlayer.Event] = [.play, .mute, .pause, .mute, .play, .scr
 /// How many events the cycle has.
 public let playerCycleLength = 10
 
-/// The player generated from its document.
-public struct GeneratedPlayer: CustomStringConvertible {
+/// A started machine of one of the player's compiled charts: generated, written or timed.
+public struct CompiledPlayer: CustomStringConvertible {
     var machine: StateMachine<MediaPlayer.State, MediaPlayer.Event, Void>
 
-    /// A started machine.
-    public init() throws {
-        machine = try MediaPlayer.chart().makeMachine()
+    init(_ chart: Statechart<MediaPlayer.State, MediaPlayer.Event, Void>) throws {
+        machine = chart.makeMachine()
         try machine.start()
     }
+
+    /// The player generated from its document.
+    public static func generated() throws -> CompiledPlayer { try CompiledPlayer(MediaPlayer.chart()) }
+
+    /// The player written with the DSL, element for element.
+    public static func written() throws -> CompiledPlayer { try CompiledPlayer(makeWrittenPlayerChart()) }
+
+    /// The player written with the DSL's timeouts.
+    public static func timed() throws -> CompiledPlayer { try CompiledPlayer(makeTimedPlayerChart()) }
 
     /// Sends the event at `index` of the cycle.
     @inline(__always)
@@ -110,42 +118,6 @@ func makeTimedPlayerChart() throws -> Statechart<MediaPlayer.State, MediaPlayer.
         }
         Final(.ejected)
     }
-}
-
-/// The player written with the DSL.
-public struct WrittenPlayer: CustomStringConvertible {
-    var machine: StateMachine<MediaPlayer.State, MediaPlayer.Event, Void>
-
-    /// A started machine.
-    public init() throws {
-        machine = try makeWrittenPlayerChart().makeMachine()
-        try machine.start()
-    }
-
-    /// Sends the event at `index` of the cycle.
-    @inline(__always)
-    public mutating func send(_ index: Int) throws { try machine.send(playerCycle[index]) }
-
-    /// The active states.
-    public var description: String { machine.description }
-}
-
-/// The player written with the DSL's timeouts.
-public struct TimedPlayer: CustomStringConvertible {
-    var machine: StateMachine<MediaPlayer.State, MediaPlayer.Event, Void>
-
-    /// A started machine.
-    public init() throws {
-        machine = try makeTimedPlayerChart().makeMachine()
-        try machine.start()
-    }
-
-    /// Sends the event at `index` of the cycle.
-    @inline(__always)
-    public mutating func send(_ index: Int) throws { try machine.send(playerCycle[index]) }
-
-    /// The active states.
-    public var description: String { machine.description }
 }
 
 /// The player interpreted from its document, in a session.

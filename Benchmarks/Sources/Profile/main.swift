@@ -117,15 +117,15 @@ func run(_ name: String, _ count: Int) throws {
         for index in 0..<count { machine.send(index & 1 == 0 ? .wait : .poke) }
         print(machine.state)
     case "player/generated":
-        var player = try GeneratedPlayer()
+        var player = try CompiledPlayer.generated()
         for index in 0..<count { try player.send(index % playerCycleLength) }
         print(player)
     case "player/written":
-        var player = try WrittenPlayer()
+        var player = try CompiledPlayer.written()
         for index in 0..<count { try player.send(index % playerCycleLength) }
         print(player)
     case "player/timed":
-        var player = try TimedPlayer()
+        var player = try CompiledPlayer.timed()
         for index in 0..<count { try player.send(index % playerCycleLength) }
         print(player)
     case "player/interpreted":

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Swift that ``SwiftGenerator`` wrote for a document.
 public struct GeneratedSwift: Sendable, Hashable {
     /// The name of the namespace enum that holds the chart's types.
@@ -14,5 +16,19 @@ public struct GeneratedSwift: Sendable, Hashable {
         self.typeName = typeName
         self.source = source
         self.warnings = warnings
+    }
+}
+
+extension GeneratedSwift {
+    /// Writes ``source`` to the file at `path`, unless the file holds it already, so that a build
+    /// that runs the generator again compiles nothing again.
+    ///
+    /// - Returns: Whether the file was written.
+    @discardableResult
+    public func write(toFile path: String) throws -> Bool {
+        let data = Data(source.utf8)
+        if FileManager.default.contents(atPath: path) == data { return false }
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        return true
     }
 }
