@@ -18,6 +18,12 @@ let package = Package(
         // Testing charts: an exhaustive tester, paths that cover a chart, coverage; and what tests,
         // fuzzers and the tool share: the conformance runner, random charts, the data models.
         .library(name: "StatechartsTesting", targets: ["StatechartsTesting"]),
+        // Machines that outlive the process: a journal and snapshots in SQLite (GRDB) or, for a
+        // fleet of workers, PostgreSQL (postgres-nio, with the trait PostgreSQL). A separate
+        // product: an app that does not use it builds neither.
+        .library(name: "StatechartsStore", targets: ["StatechartsStore"]),
+        // The crash tests and benchmark of the stores: `Scripts/durability.sh` runs it.
+        .executable(name: "statechart-durability", targets: ["statechart-durability"]),
         .executable(name: "statechart", targets: ["statechart"]),
         // Swift for the .scxml files of a target, at build time: a build tool plugin, and the
         // generator it runs, which depends on the SCXML library only.
@@ -73,7 +79,14 @@ let package = Package(
                 on libedit: part of the system on macOS, the Debian package libedit-dev on Linux. Without \
                 it, the repl reads plain lines.
                 """),
-        .default(enabledTraits: ["ECMAScript", "HTTP", "Inspector", "LineEditing"]),
+        .trait(
+            name: "PostgreSQL",
+            description: """
+                `PostgresMachineStore` in the StatechartsStore product, on postgres-nio: durable machines \
+                shared by workers in many processes. Without it, the product has the SQLite store only and \
+                builds without SwiftNIO.
+                """),
+        .default(enabledTraits: ["ECMAScript", "HTTP", "Inspector", "LineEditing", "PostgreSQL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -85,6 +98,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
         // StatechartsInspector only: the inspector page's live updates.
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        // StatechartsStore only: SQLite (the Debian package libsqlite3-dev on Linux) and PostgreSQL.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.25.0"),
         // Tests only: a clock the runtime tests advance by hand.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
         // StatechartsTesting only: the tester's diffs of expected and actual state.
@@ -144,6 +160,21 @@ let package = Package(
                 "Statecharts", "StatechartsSCXML",
                 .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
                 .product(name: "CustomDump", package: "swift-custom-dump"),
+            ]),
+        // Durable machines: the journal, snapshots and timers of a fleet, in SQLite or PostgreSQL.
+        .target(
+            name: "StatechartsStore",
+            dependencies: [
+                "Statecharts", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "statechart-durability",
+            dependencies: [
+                "StatechartsStore", "Statecharts", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // libedit's readline interface, found with pkg-config on Linux.
         .systemLibrary(
@@ -265,6 +296,10 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // Durable machines on SQLite, and on PostgreSQL where a server is configured.
+        .testTarget(
+            name: "StatechartsStoreTests",
+            dependencies: ["StatechartsStore", "Statecharts"]),
         // End-to-end tests of the `statechart` binary.
         .testTarget(
             name: "StatechartToolTests",
@@ -277,7 +312,7 @@ let package = Package(
 var documentationExampleDependencies: [Target.Dependency] {
     [
         "Statecharts", "StatechartsSCXML", "StatechartsLogging", "StatechartsHTTP", "StatechartsInspector",
-        "StatechartsBluetooth", "StatechartsTesting",
+        "StatechartsBluetooth", "StatechartsTesting", "StatechartsStore",
         .product(name: "Logging", package: "swift-log"),
         .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
         .product(name: "Clocks", package: "swift-clocks"),

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Makes sure the C libraries of the default package traits are there: JavaScriptCore's C API for
-# the ECMAScript data model (trait ECMAScript) and libedit for the repl's line editing (trait
-# LineEditing). Nothing to do on macOS (both are part of the system) or when pkg-config finds
-# javascriptcoregtk-4.1 and libedit; otherwise installs the Debian packages
-# libjavascriptcoregtk-4.1-dev and libedit-dev with apt-get (through sudo when not root). To build
-# without them instead, pass --disable-default-traits to swift build, swift test and swift run.
+# Makes sure the C libraries the package builds against are there: JavaScriptCore's C API for the
+# ECMAScript data model (trait ECMAScript), libedit for the repl's line editing (trait
+# LineEditing), and SQLite for the product StatechartsStore (GRDB links the system's SQLite).
+# Nothing to do on macOS (all are part of the system) or when pkg-config finds
+# javascriptcoregtk-4.1, libedit and sqlite3; otherwise installs the Debian packages
+# libjavascriptcoregtk-4.1-dev, libedit-dev and libsqlite3-dev with apt-get (through sudo when not
+# root). To build without the first two instead, pass --disable-default-traits to swift build,
+# swift test and swift run (an app that does not use StatechartsStore never builds against SQLite).
 set -euo pipefail
 
 if [[ "$(uname)" == "Darwin" ]]; then exit 0; fi
@@ -12,12 +14,13 @@ missing=()
 has() { command -v pkg-config >/dev/null && pkg-config --exists "$1"; }
 has javascriptcoregtk-4.1 || missing+=(libjavascriptcoregtk-4.1-dev)
 has libedit || missing+=(libedit-dev)
+has sqlite3 || missing+=(libsqlite3-dev)
 if [[ ${#missing[@]} -eq 0 ]]; then exit 0; fi
 missing+=(pkg-config)
 
 if ! command -v apt-get >/dev/null; then
   echo "${missing[*]} are missing and apt-get is not available: install your system's JavaScriptCore" >&2
-  echo "GTK and libedit development packages, or build with --disable-default-traits." >&2
+  echo "GTK, libedit and SQLite development packages, or build with --disable-default-traits." >&2
   exit 1
 fi
 sudo=""
@@ -29,9 +32,9 @@ if [[ "$(id -u)" != "0" ]]; then
   fi
   sudo="sudo"
 fi
-echo "installing the libraries of the default traits (${missing[*]})..." >&2
+echo "installing the libraries the package builds against (${missing[*]})..." >&2
 if ! $sudo apt-get install -y -qq "${missing[@]}" >/dev/null; then
   $sudo apt-get update -qq >/dev/null
   $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-pkg-config --exists javascriptcoregtk-4.1 libedit
+pkg-config --exists javascriptcoregtk-4.1 libedit sqlite3

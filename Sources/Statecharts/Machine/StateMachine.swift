@@ -130,6 +130,13 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     /// The number of pending timers: state timeouts and delayed events.
     public var pendingTimerCount: Int { extras?.timers.count ?? 0 }
 
+    /// How many timers the machine has armed since it started or was restored from an archive: it
+    /// grows by one with each timeout or delayed event armed. With ``pendingTimerCount`` it tells,
+    /// without listing them, whether the pending timers changed between two moments: they did
+    /// not when both numbers are the same (a timer that fires or is cancelled lowers the count; a
+    /// timer armed raises this number).
+    public var armedTimerCount: UInt64 { extras?.nextSerial ?? 0 }
+
     /// The done data of the top-level final state the machine finished in, if it had any.
     public var result: (any Sendable)? { extras?.annex?.result }
 

@@ -29,6 +29,20 @@ import Testing
         #expect(machine.pendingTimerCount == 0)
     }
 
+    @Test("armedTimerCount grows with each timer armed, so with the pending count it tells when timers changed")
+    func armedTimerCount() throws {
+        var machine = try started(try timeoutChart())
+        #expect(machine.armedTimerCount == 0)
+        try machine.send("scan")
+        #expect((machine.armedTimerCount, machine.pendingTimerCount) == (1, 1))
+        try machine.send("rescan")
+        #expect((machine.armedTimerCount, machine.pendingTimerCount) == (2, 1), "re-entered: one cancelled, one armed")
+        try machine.advance(by: .seconds(3))
+        #expect((machine.armedTimerCount, machine.pendingTimerCount) == (2, 1), "time passing alone changes nothing")
+        try machine.send("found")
+        #expect((machine.armedTimerCount, machine.pendingTimerCount) == (2, 0))
+    }
+
     @Test("exiting the state cancels its timeout")
     func timeoutCancelledOnExit() throws {
         var machine = try started(try timeoutChart())

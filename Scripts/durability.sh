@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Crash tests of durable machines with real processes: workers of statechart-durability send a
+# stream of events with delayed events (timers) to thousands of machines and apply them, and are
+# killed with kill -9 at random moments and restarted; then a check compares every machine and its
+# journal with what each worker recorded as acknowledged, after every timer fell due. One line per
+# store:
+#
+#   <store>: N events acknowledged, 0 lost, 0 duplicated; T timers due, 0 missed, 0 fired twice
+#
+# SQLite with one worker; PostgreSQL with 4 workers sharing the fleet, when STATECHARTS_POSTGRES_URL
+# names a server (Scripts/postgres.sh starts one and prints its URL; without it, PostgreSQL is
+# skipped with a message).
+#
+#   Scripts/durability.sh [--kills N] [--events E] [--machines M]     crash tests (default 20 kills per store)
+#   Scripts/durability.sh --bench [--events E] [--machines M]          the benchmark (release build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+kills=20
+events=60000
+machines=2000
+bench=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --kills) kills="$2"; shift 2 ;;
+    --events) events="$2"; shift 2 ;;
+    --machines) machines="$2"; shift 2 ;;
+    --bench) bench=1; shift ;;
+    *) echo "usage: $0 [--kills N] [--events E] [--machines M] [--bench]" >&2; exit 2 ;;
+  esac
+done
+
+Scripts/system-libraries.sh
+work="$(mktemp -d /tmp/statecharts-durability.XXXXXX)"
+trap 'jobs -p | xargs -r kill -9 2>/dev/null || true; rm -rf "$work"' EXIT
+
+if [[ $bench == 1 ]]; then
+  [[ $events == 60000 ]] && events=100000
+  [[ $machines == 2000 ]] && machines=10000
+  swift build -c release --product statechart-durability >/dev/null
+  tool="$(swift build -c release --show-bin-path)/statechart-durability"
+else
+  swift build --product statechart-durability >/dev/null
+  tool="$(swift build --show-bin-path)/statechart-durability"
+fi
+
+# crash_test LABEL STORE WORKERS: workers killed and restarted KILLS times, then the check.
+crash_test() {
+  local label="$1" store="$2" workers="$3"
+  "$tool" reset --store "$store"
+  local -a pids acks
+  start_worker() {
+    "$tool" work --store "$store" --worker "$1" --workers "$workers" --machines "$machines" \
+      --events "$events" --acks "$work/$label-acks-$1.txt" 2>>"$work/$label-errors.txt" &
+    pids[$1]=$!
+  }
+  for ((k = 0; k < workers; k++)); do
+    acks[$k]="$work/$label-acks-$k.txt"
+    : >"${acks[$k]}"
+    start_worker "$k"
+  done
+  local done_kills=0
+  while ((done_kills < kills)); do
+    sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.2 + (r % 100) / 100 }')"
+    local k=$((RANDOM % workers))
+    if kill -0 "${pids[$k]}" 2>/dev/null; then
+      kill -9 "${pids[$k]}" 2>/dev/null || true
+      wait "${pids[$k]}" 2>/dev/null || true
+      done_kills=$((done_kills + 1))
+      start_worker "$k"
+    elif ! jobs -r | grep -q .; then
+      echo "$label: the workers finished after $done_kills kills; restarting them for the rest" >&2
+      for ((k = 0; k < workers; k++)); do start_worker "$k"; done
+      sleep 0.3
+      if ! jobs -r | grep -q .; then break; fi
+    fi
+  done
+  for ((k = 0; k < workers; k++)); do
+    if ! timeout 300 tail --pid="${pids[$k]}" -f /dev/null; then echo "$label: worker $k did not finish" >&2; exit 1; fi
+    wait "${pids[$k]}" || { echo "$label: worker $k failed:" >&2; tail -5 "$work/$label-errors.txt" >&2; exit 1; }
+  done
+  local -a options=()
+  for ((k = 0; k < workers; k++)); do options+=(--acks "${acks[$k]}"); done
+  echo "$label: $done_kills workers killed with kill -9 and restarted" >&2
+  "$tool" check --store "$store" --workers "$workers" --machines "$machines" --events "$events" \
+    --label "$label" "${options[@]}"
+}
+
+# bench_run LABEL STORE WORKERS: WORKERS processes send EVENTS events in all to MACHINES machines.
+bench_run() {
+  local label="$1" store="$2" workers="$3"
+  "$tool" reset --store "$store"
+  local -a pids
+  for ((k = 0; k < workers; k++)); do
+    "$tool" bench --store "$store" --worker "$k" --workers "$workers" --machines "$machines" --events "$events" \
+      >"$work/bench-$label-$k.json" &
+    pids[$k]=$!
+  done
+  for pid in "${pids[@]}"; do wait "$pid"; done
+  "$tool" baseline --store "$store" --events "$events" >"$work/baseline-$label.json"
+  python3 - "$label" "$workers" "$work" <<'PY'
+import json, sys, glob
+label, workers, work = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+runs = [json.load(open(f)) for f in sorted(glob.glob(f"{work}/bench-{label}-*.json"))]
+base = json.load(open(f"{work}/baseline-{label}.json"))
+events = sum(r["events"] for r in runs)
+start = min(r["started"] for r in runs)
+acked = (max(r["acknowledged"] for r in runs) - start) / 1e9
+applied = (max(r["applied"] for r in runs) - start) / 1e9
+baseline = base["events"] / ((base["applied"] - base["started"]) / 1e9)
+p50 = max(r["p50"] for r in runs) / 1e6
+p99 = max(r["p99"] for r in runs) / 1e6
+print(f"| {label} | {workers} | {events} | {events / applied:,.0f} | {events / acked:,.0f} | {p50:.1f} | {p99:.1f} | {baseline:,.0f} | {events / applied / baseline:.2f}x |")
+PY
+}
+
+postgres="${STATECHARTS_POSTGRES_URL:-}"
+if [[ $bench == 1 ]]; then
+  echo "| Store | Workers | Events | Applied events/s | Acknowledged events/s | p50 ack ms | p99 ack ms | Baseline inserts/s | Ratio to baseline |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  bench_run sqlite "sqlite:$work/bench.sqlite" 1
+  if [[ -n "$postgres" ]]; then
+    bench_run postgres-1 "$postgres" 1
+    bench_run postgres-4 "$postgres" 4
+  else
+    echo "PostgreSQL skipped: set STATECHARTS_POSTGRES_URL (export STATECHARTS_POSTGRES_URL=\"\$(Scripts/postgres.sh)\")" >&2
+  fi
+  exit 0
+fi
+
+crash_test sqlite "sqlite:$work/fleet.sqlite" 1
+if [[ -n "$postgres" ]]; then
+  crash_test postgres "$postgres" 4
+else
+  echo "PostgreSQL skipped: set STATECHARTS_POSTGRES_URL (export STATECHARTS_POSTGRES_URL=\"\$(Scripts/postgres.sh)\")" >&2
+fi

@@ -1,0 +1,353 @@
+import Foundation
+import Statecharts
+
+/// A fleet of machines of one chart that outlive the process: every acknowledged event is in a
+/// ``MachineStore`` before ``send(_:to:id:)`` returns, is applied exactly once and in order per
+/// machine, and every timer fires, after a crash and restart too.
+///
+/// ```swift
+/// let store = try SQLiteMachineStore(path: "orders.sqlite")
+/// let orders = try DurableMachines(chart: checkout, store: store) { id in Order(id: id) }
+/// try await orders.send(.pay(amount: 30), to: "order-17", id: "request-4711")
+/// try await orders.run()    // applies events and fires timers until cancelled
+/// ```
+///
+/// A machine is created by the first event sent to it and started when a worker first applies its
+/// work. Workers (``run()``, or ``process()`` and ``drain()`` called by hand) claim machines with
+/// work in transactions of the store: one worker at a time writes a machine, and what it applied
+/// is committed with the events' new numbers, the machine's timers and, every
+/// ``DurableOptions/snapshotInterval`` entries, a snapshot. Any number of `DurableMachines` on the
+/// same store, in any number of processes, share the fleet (with a store that serves several
+/// processes: `PostgresMachineStore`).
+///
+/// Time: a machine's time is the wall clock since its creation, so a timer set for 10 seconds falls
+/// due 10 seconds later, whichever process is running then; a timer that fell due while no worker
+/// ran fires when one next claims the machine, at its own deadline in the machine's time (the
+/// `OverdueTimerPolicy.fire` policy of archives).
+///
+/// Replaying a journal must give the machine it gave the first time: guards and actions must be
+/// deterministic (no clocks, no random numbers, no I/O; effects leave through `onEffects`).
+public final class DurableMachines<State, Event, Context>: Sendable
+where
+    State: Hashable & Codable & Sendable, Event: StatechartEvent & Codable & Sendable,
+    Event.Kind: Hashable & Sendable, Context: Codable & Sendable
+{
+    /// A machine of the fleet's chart.
+    public typealias Machine = StateMachine<State, Event, Context>
+
+    /// The chart every machine runs.
+    public let chart: Statechart<State, Event, Context>
+    /// Where the machines are kept.
+    public let store: any MachineStore
+    /// Batching, snapshots and compaction.
+    public let options: DurableOptions
+
+    let initialContext: @Sendable (String) -> Context
+    let clock: @Sendable () -> Int64
+    let onEffects: @Sendable (String, [MachineEffect<State, Event, Context>]) -> Void
+    let onError: @Sendable (String, String) -> Void
+    let cache = Locked([String: CachedMachine]())
+    /// The text of each configuration met so far (at most 4,096): describing a configuration
+    /// reflects on every state, which costs more than looking it up.
+    let descriptions = Locked([DescriptionKey: String]())
+    let signal = WakeSignal()
+    let commits: GroupCommit
+
+    struct DescriptionKey: Hashable, Sendable {
+        var configuration: [State]
+        var status: MachineStatus
+    }
+
+    struct CachedMachine: Sendable {
+        var machine: Machine
+        var sequence: Int64
+    }
+
+    /// A fleet of `chart`'s machines in `store`.
+    ///
+    /// - Parameters:
+    ///   - chart: The chart every machine runs.
+    ///   - store: Where the machines are kept.
+    ///   - options: Batching, snapshots and compaction.
+    ///   - clock: The time now, in nanoseconds since 1970 (the system's real-time clock by default;
+    ///     tests pass their own).
+    ///   - onEffects: Called after a transaction commits, with the effects (sends to others, logs,
+    ///     invocations to start) of each machine it applied events to. Effects are done at most
+    ///     once: a crash between the commit and the call loses them.
+    ///   - onError: Called with a machine's identifier and a description when an event cannot be
+    ///     decoded or a step fails (the microstep limit); the entry stays in the journal and
+    ///     replays the same way.
+    ///   - initialContext: The context of a new machine, from its identifier.
+    public init(
+        chart: Statechart<State, Event, Context>, store: any MachineStore, options: DurableOptions = DurableOptions(),
+        clock: @escaping @Sendable () -> Int64 = DurableMachines.systemTime,
+        onEffects: @escaping @Sendable (String, [MachineEffect<State, Event, Context>]) -> Void = { _, _ in },
+        onError: @escaping @Sendable (String, String) -> Void = { _, _ in },
+        initialContext: @escaping @Sendable (String) -> Context
+    ) throws(StoreError) {
+        self.chart = chart
+        self.store = store
+        self.options = try options.validated()
+        self.clock = clock
+        self.onEffects = onEffects
+        self.onError = onError
+        self.initialContext = initialContext
+        let signal = signal
+        commits = GroupCommit(store: store, limit: options.eventsPerCommit) { signal.wake() }
+    }
+
+    /// The system's real-time clock, in nanoseconds since 1970.
+    @Sendable public static func systemTime() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) &* 1_000_000_000 &+ Int64(spec.tv_nsec)
+    }
+
+    // MARK: - Sending
+
+    /// Journals `event` for the machine `machine` and returns once it is in the store: from then
+    /// on it will be applied, exactly once, after the events acknowledged to this machine before.
+    ///
+    /// Sends from many tasks at once share transactions (group commit), so throughput grows with
+    /// the number of concurrent senders.
+    ///
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - machine: The machine's identifier; a new identifier creates the machine.
+    ///   - id: The event's identifier, unique per machine: send a retry with the same identifier,
+    ///     and it is recognized (``Admission/duplicate``) rather than applied twice. A new UUID
+    ///     when `nil`.
+    /// - Returns: ``Admission/journaled(position:)``, or ``Admission/duplicate`` for a retry.
+    @discardableResult
+    public func send(_ event: Event, to machine: String, id: String? = nil) async throws(StoreError) -> Admission {
+        let payload: String
+        do {
+            payload = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
+        } catch {
+            throw .encoding("\(error)")
+        }
+        return try await commits.submit(
+            IncomingEvent(
+                machine: machine, eventID: id ?? UUID().uuidString, payload: payload, acknowledgedAt: clock()))
+    }
+
+    // MARK: - Working
+
+    /// Applies events and fires timers until the task is cancelled: claims machines with work,
+    /// waits up to ``DurableOptions/pollInterval`` (or until this object journals an event) when
+    /// there is none.
+    ///
+    /// - Throws: ``StoreError`` when the store fails; cancellation ends it without an error.
+    public func run() async throws(StoreError) {
+        while !Task.isCancelled {
+            let processed: Int
+            do {
+                processed = try await process()
+            } catch {
+                // A transaction interrupted by the cancellation rolled back: nothing to report.
+                if Task.isCancelled { return }
+                throw error
+            }
+            if processed == 0 { await signal.wait(upTo: options.pollInterval) }
+        }
+    }
+
+    /// Applies the work of up to ``DurableOptions/machinesPerBatch`` machines in one transaction:
+    /// their pending events, and their timers due now.
+    ///
+    /// - Returns: How many machines it applied work to.
+    @discardableResult
+    public func process() async throws(StoreError) -> Int {
+        let now = clock()
+        let staged = Locked([(String, CachedMachine, [MachineEffect<State, Event, Context>])]())
+        let failures = Locked([(String, String)]())
+        let cache = cache
+        let request = ClaimRequest(
+            now: now, machineLimit: options.machinesPerBatch, eventLimit: options.eventsPerMachine,
+            cachedSequence: { id in cache.withLock { $0[id]?.sequence } })
+        let updates = try await store.process(request) { claimed in
+            var updates: [MachineUpdate] = []
+            updates.reserveCapacity(claimed.count)
+            for machine in claimed {
+                let applied: (MachineUpdate, CachedMachine, [MachineEffect<State, Event, Context>], [String])?
+                do {
+                    applied = try self.apply(machine, now: now)
+                } catch {
+                    // A machine that cannot be read back keeps its work; the others go on.
+                    failures.withLock { $0.append((machine.record.id, "\(error)")) }
+                    continue
+                }
+                // Another worker did this machine's work between the scan and the lock.
+                guard let (update, result, effects, problems) = applied else { continue }
+                updates.append(update)
+                staged.withLock { $0.append((machine.record.id, result, effects)) }
+                if !problems.isEmpty { failures.withLock { $0 += problems.map { (machine.record.id, $0) } } }
+            }
+            return updates
+        }
+        let results = staged.withLock { $0 }
+        cache.withLock { cache in
+            if cache.count + results.count > options.cachedMachines { cache.removeAll(keepingCapacity: true) }
+            for (id, machine, _) in results { cache[id] = machine }
+        }
+        for (id, message) in failures.withLock({ $0 }) { onError(id, message) }
+        for (id, _, effects) in results where !effects.isEmpty { onEffects(id, effects) }
+        return updates.count
+    }
+
+    /// Processes until no event is pending and no timer is due.
+    ///
+    /// - Returns: How many transactions applied work.
+    @discardableResult
+    public func drain() async throws(StoreError) -> Int {
+        var batches = 0
+        while try await process() > 0 { batches += 1 }
+        return batches
+    }
+
+    /// Applies a claimed machine's work to it: the machine from memory or rebuilt from its
+    /// snapshot and journal, then started if new, then its pending events, each at the time now
+    /// in the machine, or only the passing of time when it has none. Nil when the machine has no
+    /// work left: no event pending and no timer due, as when another worker did it first.
+    func apply(
+        _ claimed: ClaimedMachine, now: Int64
+    ) throws(StoreError) -> (MachineUpdate, CachedMachine, [MachineEffect<State, Event, Context>], [String])? {
+        let row = claimed.record
+        var machine: Machine
+        if claimed.replay == nil, let cached = cache.withLock({ $0[row.id] }), cached.sequence == row.appliedSequence {
+            machine = cached.machine
+        } else {
+            machine = try rebuild(row, entries: claimed.replay ?? [])
+        }
+        var sequence = row.appliedSequence
+        var problems: [String] = []
+        let timersBefore = (machine.armedTimerCount, machine.pendingTimerCount)
+        let time = max(now &- row.epoch, machine.now.nanosecondsSinceZero)
+        if claimed.pending.isEmpty, machine.status != .notStarted,
+            !(machine.nextDeadline.map { $0 <= .nanoseconds(time) } ?? false)
+        {
+            return nil
+        }
+        var newEntries: [JournalEntry] = []
+        var applied: [MachineUpdate.AppliedEvent] = []
+        if machine.status == .notStarted {
+            sequence += 1
+            newEntries.append(JournalEntry(sequence: sequence, kind: .start, time: time))
+            if let problem = Self.replay(.start, time: time, event: nil, on: &machine) { problems.append(problem) }
+        }
+        let decoder = JSONDecoder()
+        for pending in claimed.pending {
+            sequence += 1
+            applied.append(.init(position: pending.position, sequence: sequence, time: time))
+            let event = Self.decode(pending.payload, decoder)
+            if event == nil { problems.append("the event \(pending.eventID) cannot be decoded: \(pending.payload)") }
+            if let problem = Self.replay(.event, time: time, event: event, on: &machine) { problems.append(problem) }
+        }
+        if claimed.pending.isEmpty && newEntries.isEmpty {
+            sequence += 1
+            newEntries.append(JournalEntry(sequence: sequence, kind: .advance, time: time))
+            if let problem = Self.replay(.advance, time: time, event: nil, on: &machine) { problems.append(problem) }
+        }
+        let effects = machine.takeEffects()
+        var snapshot: String?
+        var compactThrough: Int64?
+        if sequence - row.snapshotSequence >= Int64(options.snapshotInterval) {
+            snapshot = try encodeSnapshot(machine, id: row.id)
+            if case .afterSnapshot(let keep) = options.compaction, sequence - Int64(keep) > 0 {
+                compactThrough = sequence - Int64(keep)
+            }
+        }
+        let timers =
+            (machine.armedTimerCount, machine.pendingTimerCount) == timersBefore
+            ? nil
+            : machine.pendingTimers.map { timer in
+                TimerRow(
+                    serial: Int64(bitPattern: timer.serial), name: timer.name,
+                    dueAt: row.epoch &+ timer.deadline.nanosecondsSinceZero)
+            }
+        let update = MachineUpdate(
+            id: row.id, appliedSequence: sequence, appliedEvents: applied, newEntries: newEntries, snapshot: snapshot,
+            configuration: describe(machine), status: machine.status.rawValue, timers: timers,
+            compactThrough: compactThrough)
+        return (update, CachedMachine(machine: machine, sequence: sequence), effects, problems)
+    }
+
+    /// The machine's configuration as text (its `description`), from the memo when it was met before.
+    func describe(_ machine: Machine) -> String {
+        let key = DescriptionKey(configuration: machine.configuration, status: machine.status)
+        if let text = descriptions.withLock({ $0[key] }) { return text }
+        let text = machine.description
+        descriptions.withLock { memo in
+            if memo.count >= 4096 { memo.removeAll(keepingCapacity: true) }
+            memo[key] = text
+        }
+        return text
+    }
+
+    /// Does what one journal entry says: the same whether applied first or replayed.
+    static func replay(_ kind: JournalEntry.Kind, time: Int64, event: Event?, on machine: inout Machine) -> String? {
+        do {
+            try machine.advance(to: .nanoseconds(time))
+            switch kind {
+            case .start: try machine.start()
+            case .event: if let event { _ = try machine.send(event) }
+            case .advance: break
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    static func decode(_ payload: String, _ decoder: JSONDecoder) -> Event? {
+        try? decoder.decode(Event.self, from: Data(payload.utf8))
+    }
+
+    func encodeSnapshot(_ machine: Machine, id: String) throws(StoreError) -> String {
+        do {
+            return String(decoding: try JSONEncoder().encode(machine.archive()), as: UTF8.self)
+        } catch {
+            throw .unreadableMachine(machine: id, reason: "its snapshot cannot be encoded: \(error)")
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The machine as saved: rebuilt from its snapshot and the journal after it, with the events
+    /// not applied yet left out. `nil` for a machine no event was sent to.
+    public func machine(_ id: String) async throws(StoreError) -> Machine? {
+        guard let record = try await store.record(of: id) else { return nil }
+        return try rebuild(record.row, entries: record.journal)
+    }
+
+    /// A machine from its row's snapshot (or new) and the journal entries after it.
+    func rebuild(_ row: MachineRow, entries: [JournalEntry]) throws(StoreError) -> Machine {
+        var machine: Machine
+        if let snapshot = row.snapshot {
+            do {
+                let archive = try JSONDecoder().decode(
+                    MachineArchive<State, Event, Context>.self, from: Data(snapshot.utf8))
+                machine = try Machine(chart: chart, restoring: archive, invocations: .resume)
+            } catch {
+                throw .unreadableMachine(machine: row.id, reason: "\(error)")
+            }
+        } else {
+            machine = chart.makeMachine(context: initialContext(row.id))
+        }
+        let decoder = JSONDecoder()
+        for entry in entries {
+            let event = entry.kind == .event ? entry.payload.flatMap { Self.decode($0, decoder) } : nil
+            _ = Self.replay(entry.kind, time: entry.time, event: event, on: &machine)
+        }
+        _ = machine.takeEffects()
+        return machine
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds.
+    var nanosecondsSinceZero: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    }
+}

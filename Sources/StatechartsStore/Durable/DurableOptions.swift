@@ -1,0 +1,64 @@
+/// How ``DurableMachines`` batches, snapshots and compacts.
+public struct DurableOptions: Sendable, Hashable {
+    /// A snapshot (the machine's `MachineArchive`) is saved after this many journal entries; a
+    /// machine is recovered from its latest snapshot plus the entries after it.
+    public var snapshotInterval: Int
+    /// What happens to journal entries older than a snapshot.
+    public var compaction: JournalCompaction
+    /// At most this many machines per transaction of a worker.
+    public var machinesPerBatch: Int
+    /// At most this many pending events of one machine per transaction.
+    public var eventsPerMachine: Int
+    /// At most this many events journaled per transaction of ``DurableMachines/send(_:to:id:)``:
+    /// sends that arrive while a transaction commits wait and share the next one (group commit).
+    public var eventsPerCommit: Int
+    /// How long a worker with nothing to do waits before it looks again (for events journaled by
+    /// other processes and timers that fall due).
+    public var pollInterval: Duration
+    /// At most this many machines kept in memory between transactions; beyond it, the cache starts
+    /// again empty (a machine not in memory is rebuilt from its snapshot and journal).
+    public var cachedMachines: Int
+
+    /// Options from their parts; the defaults suit a fleet of thousands of machines.
+    public init(
+        snapshotInterval: Int = 100, compaction: JournalCompaction = .afterSnapshot(keepingLast: 1000),
+        machinesPerBatch: Int = 256, eventsPerMachine: Int = 64, eventsPerCommit: Int = 2048,
+        pollInterval: Duration = .milliseconds(20), cachedMachines: Int = 100_000
+    ) {
+        self.snapshotInterval = snapshotInterval
+        self.compaction = compaction
+        self.machinesPerBatch = machinesPerBatch
+        self.eventsPerMachine = eventsPerMachine
+        self.eventsPerCommit = eventsPerCommit
+        self.pollInterval = pollInterval
+        self.cachedMachines = cachedMachines
+    }
+
+    /// Checks that every count is positive.
+    func validated() throws(StoreError) -> Self {
+        let counts = [
+            ("snapshotInterval", snapshotInterval), ("machinesPerBatch", machinesPerBatch),
+            ("eventsPerMachine", eventsPerMachine), ("eventsPerCommit", eventsPerCommit),
+            ("cachedMachines", cachedMachines),
+        ]
+        if let (name, value) = counts.first(where: { $0.1 < 1 }) {
+            throw .invalidConfiguration("\(name) must be at least 1, not \(value)")
+        }
+        if case .afterSnapshot(let keep) = compaction, keep < 0 {
+            throw .invalidConfiguration("compaction must keep 0 or more entries, not \(keep)")
+        }
+        if pollInterval <= .zero { throw .invalidConfiguration("pollInterval must be positive") }
+        return self
+    }
+}
+
+/// What happens to the journal entries that a snapshot already holds.
+public enum JournalCompaction: Sendable, Hashable {
+    /// Keep every entry: the journal is the machine's whole history.
+    case never
+    /// When a snapshot is saved, delete the entries it holds but the last `keepingLast`.
+    ///
+    /// A retried send is recognized by its identifier while its event is still in the journal:
+    /// keep enough entries to cover the time within which your clients retry.
+    case afterSnapshot(keepingLast: Int)
+}

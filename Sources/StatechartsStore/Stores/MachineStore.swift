@@ -1,0 +1,305 @@
+/// Where durable machines keep their journal, snapshots and timers: SQLite for one process
+/// (``SQLiteMachineStore``), PostgreSQL for workers in many processes (`PostgresMachineStore`).
+///
+/// A store holds text, not Swift values: events and snapshots arrive encoded as JSON, so that one
+/// store serves machines of any chart. ``DurableMachines`` encodes, decodes and runs the machines;
+/// a store keeps three tables (see <doc:MachinesThatOutliveTheProcess>):
+///
+/// - machines: one row per machine, with the snapshot it was last saved as, how far its journal is
+///   applied, and the lock that makes one worker at a time its writer;
+/// - the journal: every acknowledged event, pending until a worker applies it and numbered then,
+///   and the passages of time that fired the machine's timers;
+/// - timers: one row per pending timer of a machine, with the time it falls due.
+///
+/// The protocol is what ``DurableMachines`` needs; a new store passes the same tests as the two
+/// here (`StatechartsStoreTests` runs them on any store).
+public protocol MachineStore: Sendable {
+    /// Creates or updates the tables; safe to call from several processes at once.
+    func prepare() async throws(StoreError)
+
+    /// Journals `events` in one transaction and returns, for each, whether it was new.
+    ///
+    /// An event whose machine and identifier are already in the journal is a retry: it is not
+    /// journaled again, and its admission is ``Admission/duplicate``. A machine named for the first
+    /// time is created, at `events[i].acknowledgedAt`, with no journal.
+    func enqueue(_ events: [IncomingEvent]) async throws(StoreError) -> [Admission]
+
+    /// Claims machines that have work (events pending in the journal, timers due at `request.now`),
+    /// hands them to `apply`, and writes what it returns, all in one transaction: while it runs,
+    /// no other worker writes these machines.
+    ///
+    /// - Returns: What `apply` returned, or an empty array when there was nothing to claim.
+    func process(
+        _ request: ClaimRequest, apply: @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
+    ) async throws(StoreError) -> [MachineUpdate]
+
+    /// The saved state of one machine: its row and the journal after its snapshot.
+    func record(of machine: String) async throws(StoreError) -> MachineRecord?
+
+    /// The whole journal of one machine that is still kept, in order: applied entries, then
+    /// pending events.
+    func journal(of machine: String) async throws(StoreError) -> [JournalEntry]
+
+    /// How much work is waiting: events not applied yet, and timers due at `now`.
+    func backlog(now: Int64) async throws(StoreError) -> Backlog
+
+    /// Every machine's identifier, in order.
+    func machineIDs() async throws(StoreError) -> [String]
+}
+
+/// An event on its way into the journal.
+public struct IncomingEvent: Sendable, Hashable {
+    /// The machine it is for.
+    public var machine: String
+    /// Its identifier, unique per machine: a retried send with the same identifier is recognized.
+    public var eventID: String
+    /// The event, encoded as JSON.
+    public var payload: String
+    /// When it was sent, in nanoseconds since 1970.
+    public var acknowledgedAt: Int64
+
+    /// An incoming event from its parts.
+    public init(machine: String, eventID: String, payload: String, acknowledgedAt: Int64) {
+        self.machine = machine
+        self.eventID = eventID
+        self.payload = payload
+        self.acknowledgedAt = acknowledgedAt
+    }
+}
+
+/// What a store did with an event it was given.
+public enum Admission: Sendable, Hashable {
+    /// Journaled, at this position of the store's journal.
+    case journaled(position: Int64)
+    /// Already in the journal: a retry of an event that was journaled before.
+    case duplicate
+}
+
+/// What a worker asks a store for in one transaction.
+public struct ClaimRequest: Sendable {
+    /// The time, in nanoseconds since 1970: timers due by then are claimed.
+    public var now: Int64
+    /// At most this many machines.
+    public var machineLimit: Int
+    /// At most this many pending events per machine.
+    public var eventLimit: Int
+    /// The journal position up to which the caller holds each machine in memory, if it does: a
+    /// machine whose row says the same needs no replay.
+    public var cachedSequence: @Sendable (String) -> Int64?
+
+    /// A request from its parts.
+    public init(
+        now: Int64, machineLimit: Int, eventLimit: Int, cachedSequence: @escaping @Sendable (String) -> Int64?
+    ) {
+        self.now = now
+        self.machineLimit = machineLimit
+        self.eventLimit = eventLimit
+        self.cachedSequence = cachedSequence
+    }
+}
+
+/// A machine a worker holds for the length of one transaction.
+public struct ClaimedMachine: Sendable {
+    /// Its row.
+    public var record: MachineRow
+    /// The journal after its snapshot, for a caller that does not hold the machine in memory at
+    /// `record.appliedSequence`; `nil` when it does.
+    public var replay: [JournalEntry]?
+    /// Its events not applied yet, in the order they were journaled.
+    public var pending: [PendingEvent]
+
+    /// A claimed machine from its parts.
+    public init(record: MachineRow, replay: [JournalEntry]?, pending: [PendingEvent]) {
+        self.record = record
+        self.replay = replay
+        self.pending = pending
+    }
+}
+
+/// One machine's row.
+public struct MachineRow: Sendable, Hashable {
+    /// The machine's identifier.
+    public var id: String
+    /// When it was created, in nanoseconds since 1970: its time 0.
+    public var epoch: Int64
+    /// The number of the last journal entry applied; 0 before the machine started.
+    public var appliedSequence: Int64
+    /// The number of the last journal entry in ``snapshot``; 0 without a snapshot.
+    public var snapshotSequence: Int64
+    /// The machine's archive (`MachineArchive` as JSON) at ``snapshotSequence``.
+    public var snapshot: String?
+    /// The active states after ``appliedSequence``, for people reading the table.
+    public var configuration: String
+    /// Whether it is running or finished, for people reading the table.
+    public var status: String
+
+    /// A row from its parts.
+    public init(
+        id: String, epoch: Int64, appliedSequence: Int64, snapshotSequence: Int64, snapshot: String?,
+        configuration: String, status: String
+    ) {
+        self.id = id
+        self.epoch = epoch
+        self.appliedSequence = appliedSequence
+        self.snapshotSequence = snapshotSequence
+        self.snapshot = snapshot
+        self.configuration = configuration
+        self.status = status
+    }
+}
+
+/// An acknowledged event that no worker has applied yet.
+public struct PendingEvent: Sendable, Hashable {
+    /// Its position in the store's journal.
+    public var position: Int64
+    /// Its identifier.
+    public var eventID: String
+    /// The event, as JSON.
+    public var payload: String
+
+    /// A pending event from its parts.
+    public init(position: Int64, eventID: String, payload: String) {
+        self.position = position
+        self.eventID = eventID
+        self.payload = payload
+    }
+}
+
+/// One applied entry of a machine's journal: what replaying it does, at which time of the machine.
+public struct JournalEntry: Sendable, Hashable {
+    /// Its number in the machine's journal, from 1; `nil` for an event not applied yet.
+    public var sequence: Int64?
+    /// What it does.
+    public var kind: Kind
+    /// The machine's time when it was applied, in nanoseconds since the machine's epoch.
+    public var time: Int64
+    /// The event's identifier (events only).
+    public var eventID: String?
+    /// The event as JSON (events only).
+    public var payload: String?
+
+    /// What an entry does when the machine is replayed.
+    public enum Kind: Int, Sendable, Hashable {
+        /// Advance to ``time`` and deliver the event.
+        case event = 0
+        /// Advance to ``time``: the timers due by then fire.
+        case advance = 1
+        /// Advance to ``time`` and start the machine.
+        case start = 2
+    }
+
+    /// An entry from its parts.
+    public init(sequence: Int64?, kind: Kind, time: Int64, eventID: String? = nil, payload: String? = nil) {
+        self.sequence = sequence
+        self.kind = kind
+        self.time = time
+        self.eventID = eventID
+        self.payload = payload
+    }
+}
+
+/// What applying a claimed machine's work changed, for the store to write in the same transaction.
+public struct MachineUpdate: Sendable {
+    /// The machine.
+    public var id: String
+    /// Its new last applied entry.
+    public var appliedSequence: Int64
+    /// Pending events now applied: their position, number and time.
+    public var appliedEvents: [AppliedEvent]
+    /// New entries that are not events (start, advances of time).
+    public var newEntries: [JournalEntry]
+    /// A new snapshot, at ``appliedSequence``.
+    public var snapshot: String?
+    /// The active states, for the row.
+    public var configuration: String
+    /// Running or finished, for the row.
+    public var status: String
+    /// The machine's pending timers, when they changed; `nil` when they did not.
+    public var timers: [TimerRow]?
+    /// Delete applied journal entries up to this number (compaction).
+    public var compactThrough: Int64?
+
+    /// An applied pending event.
+    public struct AppliedEvent: Sendable, Hashable {
+        /// Its position in the store's journal.
+        public var position: Int64
+        /// Its number in the machine's journal.
+        public var sequence: Int64
+        /// The machine's time when it was applied.
+        public var time: Int64
+
+        /// An applied event from its parts.
+        public init(position: Int64, sequence: Int64, time: Int64) {
+            self.position = position
+            self.sequence = sequence
+            self.time = time
+        }
+    }
+
+    /// An update from its parts.
+    public init(
+        id: String, appliedSequence: Int64, appliedEvents: [AppliedEvent], newEntries: [JournalEntry],
+        snapshot: String?, configuration: String, status: String, timers: [TimerRow]?, compactThrough: Int64?
+    ) {
+        self.id = id
+        self.appliedSequence = appliedSequence
+        self.appliedEvents = appliedEvents
+        self.newEntries = newEntries
+        self.snapshot = snapshot
+        self.configuration = configuration
+        self.status = status
+        self.timers = timers
+        self.compactThrough = compactThrough
+    }
+}
+
+/// A pending timer of a machine: a state's timeout or a delayed event.
+public struct TimerRow: Sendable, Hashable {
+    /// The timer's number in its machine.
+    public var serial: Int64
+    /// What it delivers: the timeout's or the event's name.
+    public var name: String
+    /// When it falls due, in nanoseconds since 1970.
+    public var dueAt: Int64
+
+    /// A timer row from its parts.
+    public init(serial: Int64, name: String, dueAt: Int64) {
+        self.serial = serial
+        self.name = name
+        self.dueAt = dueAt
+    }
+}
+
+/// A machine as saved: its row and its journal after the snapshot.
+public struct MachineRecord: Sendable {
+    /// The row.
+    public var row: MachineRow
+    /// The applied entries after the snapshot, in order.
+    public var journal: [JournalEntry]
+    /// Its pending timers, soonest first.
+    public var timers: [TimerRow]
+
+    /// A record from its parts.
+    public init(row: MachineRow, journal: [JournalEntry], timers: [TimerRow]) {
+        self.row = row
+        self.journal = journal
+        self.timers = timers
+    }
+}
+
+/// Work waiting in a store.
+public struct Backlog: Sendable, Hashable {
+    /// Events acknowledged and not applied yet.
+    public var pendingEvents: Int
+    /// Timers due and not fired yet.
+    public var dueTimers: Int
+
+    /// A backlog from its parts.
+    public init(pendingEvents: Int, dueTimers: Int) {
+        self.pendingEvents = pendingEvents
+        self.dueTimers = dueTimers
+    }
+
+    /// Whether nothing is waiting.
+    public var isEmpty: Bool { pendingEvents == 0 && dueTimers == 0 }
+}

@@ -1,0 +1,533 @@
+#if PostgreSQL
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Durable machines in PostgreSQL, shared by workers in any number of processes on any number of
+/// hosts (with the trait PostgreSQL, on by default).
+///
+/// ```swift
+/// let store = try PostgresMachineStore(url: "postgres://app:secret@db.internal:5432/fleet")
+/// try await store.prepare()
+/// ```
+///
+/// A worker's transaction claims machines with `SELECT … FOR UPDATE SKIP LOCKED` on their rows:
+/// the row lock makes it the machine's one writer until it commits, and other workers skip the
+/// machine instead of waiting for it. A worker that dies mid-transaction holds nothing: PostgreSQL
+/// rolls its transaction back when the connection drops, and the next worker claims the machines
+/// and their pending events. Schema versions are recorded in `statechart_schema_migrations` and
+/// applied under an advisory lock, so workers starting together migrate once.
+///
+/// The tables live in one schema (`public` unless you name another), so that several fleets, or
+/// a fleet and its tests, can share a database. The store keeps a pool of connections;
+/// ``close()`` ends it.
+public final class PostgresMachineStore: MachineStore {
+    let client: PostgresClient
+    /// The schema that holds the tables.
+    public let schema: String
+    private let running: Task<Void, Never>
+    let logger: Logger
+
+    /// The store's name in errors.
+    static let name = "PostgreSQL store"
+
+    /// The schema version this library writes.
+    static let schemaVersion = 1
+
+    /// A store on the database at `url` (`postgres://user:password@host:port/database`), over at
+    /// most `connections` connections, without TLS unless the URL asks for it
+    /// (`?sslmode=require`).
+    ///
+    /// The tables go in `schema`, which ``prepare()`` creates when it does not exist.
+    ///
+    /// - Throws: ``StoreError/invalidConfiguration(_:)`` when the URL is not one, or the schema
+    ///   name is not a plain lowercase identifier.
+    public convenience init(url: String, schema: String = "public", connections: Int = 4) throws(StoreError) {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
+            let host = components.host, let user = components.user
+        else {
+            throw .invalidConfiguration("'\(url)' is not a postgres://user:password@host:port/database URL")
+        }
+        let requireTLS = components.queryItems?.contains { $0.name == "sslmode" && $0.value == "require" } ?? false
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: String(components.path.drop(while: { $0 == "/" })).nilIfEmpty,
+            tls: requireTLS ? .require(.makeClientConfiguration()) : .disable)
+        configuration.options.maximumConnections = max(1, connections)
+        try self.init(configuration: configuration, schema: schema)
+    }
+
+    /// A store on the database that `configuration` describes, with its tables in `schema`.
+    ///
+    /// - Throws: ``StoreError/invalidConfiguration(_:)`` when the schema name is not a plain
+    ///   lowercase identifier (letters, digits and underscores, at most 63 bytes).
+    public init(configuration: PostgresClient.Configuration, schema: String = "public") throws(StoreError) {
+        guard Self.isPlainIdentifier(schema) else {
+            throw .invalidConfiguration("'\(schema)' is not a schema name of lowercase letters, digits and underscores")
+        }
+        var configuration = configuration
+        configuration.options.additionalStartupParameters.append(("search_path", schema))
+        self.schema = schema
+        logger = Logger(label: "statecharts.store.postgres") { _ in SwiftLogNoOpLogHandler() }
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        running = Task { await client.run() }
+    }
+
+    deinit { running.cancel() }
+
+    /// Closes the store's connections.
+    public func close() {
+        running.cancel()
+    }
+
+    /// Whether `name` can be written in SQL as it is: a lowercase letter or underscore, then up
+    /// to 62 lowercase letters, digits or underscores.
+    static func isPlainIdentifier(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard let first = bytes.first, bytes.count <= 63,
+            first == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
+        else { return false }
+        return bytes.allSatisfy { byte in
+            byte == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+    }
+
+    static func failure(_ operation: String, _ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? PostgresTransactionError {
+            if let inner = error.closureError { return failure(operation, inner) }
+            if let inner = error.commitError { return failure(operation, inner) }
+            if let inner = error.beginError { return failure(operation, inner) }
+        }
+        if let error = error as? PSQLError {
+            let message = error.serverInfo?[.message] ?? "\(error.code)"
+            return .database(store: name, operation: operation, message: message)
+        }
+        return .database(store: name, operation: operation, message: String(reflecting: error))
+    }
+
+    /// Creates or migrates the tables, once, however many workers call it at the same time.
+    public func prepare() async throws(StoreError) {
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(72017201)", logger: logger)
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+                try await connection.query(
+                    """
+                    CREATE TABLE IF NOT EXISTS statechart_schema_migrations (
+                        version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
+                    """, logger: logger)
+                var current = 0
+                for try await version in try await connection.query(
+                    "SELECT coalesce(max(version), 0) FROM statechart_schema_migrations", logger: logger
+                ).decode(Int.self) {
+                    current = version
+                }
+                if current > Self.schemaVersion {
+                    throw StoreError.schemaTooNew(found: current, supported: Self.schemaVersion)
+                }
+                if current < 1 {
+                    for statement in Self.version1 {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query(
+                        "INSERT INTO statechart_schema_migrations (version) VALUES (1)", logger: logger)
+                }
+            }
+        } catch {
+            throw Self.failure("migrating the schema", error)
+        }
+    }
+
+    static let version1 = [
+        """
+        CREATE TABLE statechart_machines (
+            id TEXT PRIMARY KEY,
+            epoch BIGINT NOT NULL,
+            applied_sequence BIGINT NOT NULL DEFAULT 0,
+            snapshot_sequence BIGINT NOT NULL DEFAULT 0,
+            snapshot TEXT,
+            configuration TEXT NOT NULL DEFAULT '',
+            status TEXT NOT NULL DEFAULT 'notStarted')
+        """,
+        """
+        CREATE TABLE statechart_journal (
+            position BIGSERIAL PRIMARY KEY,
+            machine_id TEXT NOT NULL,
+            event_id TEXT,
+            kind INTEGER NOT NULL,
+            payload TEXT,
+            sequence BIGINT,
+            time BIGINT,
+            acknowledged_at BIGINT NOT NULL)
+        """,
+        "CREATE UNIQUE INDEX statechart_journal_event ON statechart_journal (machine_id, event_id)",
+        "CREATE UNIQUE INDEX statechart_journal_sequence ON statechart_journal (machine_id, sequence)",
+        "CREATE INDEX statechart_journal_pending ON statechart_journal (position) WHERE sequence IS NULL",
+        """
+        CREATE TABLE statechart_timers (
+            machine_id TEXT NOT NULL,
+            serial BIGINT NOT NULL,
+            name TEXT NOT NULL,
+            due_at BIGINT NOT NULL,
+            PRIMARY KEY (machine_id, serial))
+        """,
+        "CREATE INDEX statechart_timers_due ON statechart_timers (due_at)",
+    ]
+
+    /// Journals `events` in one transaction, creating the machines they name; returns once it is
+    /// committed.
+    public func enqueue(_ events: [IncomingEvent]) async throws(StoreError) -> [Admission] {
+        if events.isEmpty { return [] }
+        let logger = logger
+        do {
+            let inserted = try await client.withTransaction(logger: logger) { connection -> [String: Int64] in
+                var epochs: [String: Int64] = [:]
+                for event in events where epochs[event.machine] == nil { epochs[event.machine] = event.acknowledgedAt }
+                let machines = epochs.keys.sorted()
+                let machineEpochs = machines.map { epochs[$0] ?? 0 }
+                try await connection.query(
+                    """
+                    INSERT INTO statechart_machines (id, epoch)
+                    SELECT id, epoch FROM unnest(\(machines)::text[], \(machineEpochs)::bigint[]) AS t(id, epoch)
+                    ORDER BY id ON CONFLICT DO NOTHING
+                    """, logger: logger)
+                let ids = events.map(\.machine)
+                let eventIDs = events.map(\.eventID)
+                let payloads = events.map(\.payload)
+                let times = events.map(\.acknowledgedAt)
+                var inserted: [String: Int64] = [:]
+                let rows = try await connection.query(
+                    """
+                    INSERT INTO statechart_journal (machine_id, event_id, kind, payload, acknowledged_at)
+                    SELECT m, e, 0, p, a FROM unnest(\(ids)::text[], \(eventIDs)::text[], \(payloads)::text[], \(times)::bigint[])
+                        AS t(m, e, p, a)
+                    ON CONFLICT (machine_id, event_id) DO NOTHING
+                    RETURNING machine_id, event_id, position
+                    """, logger: logger)
+                for try await (machine, eventID, position) in rows.decode((String, String, Int64).self) {
+                    inserted[machine + "\u{0}" + eventID] = position
+                }
+                return inserted
+            }
+            var seen: Set<String> = []
+            return events.map { event in
+                let key = event.machine + "\u{0}" + event.eventID
+                guard seen.insert(key).inserted, let position = inserted[key] else { return .duplicate }
+                return .journaled(position: position)
+            }
+        } catch {
+            throw Self.failure("journaling \(events.count) events", error)
+        }
+    }
+
+    /// Claims machines with pending events (oldest first) or timers due with `FOR UPDATE SKIP
+    /// LOCKED`, skipping those other workers hold, and commits what `apply` returns.
+    public func process(
+        _ request: ClaimRequest, apply: @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
+    ) async throws(StoreError) -> [MachineUpdate] {
+        let logger = logger
+        do {
+            return try await client.withTransaction(logger: logger) { connection -> [MachineUpdate] in
+                var rows = try await Self.claim(connection, request, logger)
+                if rows.isEmpty { return [] }
+                rows.sort { $0.id < $1.id }
+                let ids = rows.map(\.id)
+                var pending: [String: [PendingEvent]] = [:]
+                for try await (position, machine, eventID, payload) in try await connection.query(
+                    """
+                    SELECT position, machine_id, event_id, payload FROM statechart_journal
+                    WHERE machine_id = ANY(\(ids)::text[]) AND sequence IS NULL ORDER BY position
+                    """, logger: logger
+                ).decode((Int64, String, String?, String?).self)
+                where pending[machine, default: []].count < request.eventLimit {
+                    pending[machine, default: []].append(
+                        PendingEvent(position: position, eventID: eventID ?? "", payload: payload ?? ""))
+                }
+                let stale = rows.filter { request.cachedSequence($0.id) != $0.appliedSequence }
+                var replay: [String: [JournalEntry]] = [:]
+                for row in stale { replay[row.id] = [] }
+                if !stale.isEmpty {
+                    let staleIDs = stale.map(\.id)
+                    let after = stale.map(\.snapshotSequence)
+                    for try await (machine, sequence, kind, time, eventID, payload) in try await connection.query(
+                        """
+                        SELECT j.machine_id, j.sequence, j.kind, j.time, j.event_id, j.payload
+                        FROM statechart_journal j
+                        JOIN unnest(\(staleIDs)::text[], \(after)::bigint[]) AS s(id, after) ON j.machine_id = s.id
+                        WHERE j.sequence > s.after ORDER BY j.machine_id, j.sequence
+                        """, logger: logger
+                    ).decode((String, Int64, Int, Int64, String?, String?).self) {
+                        replay[machine, default: []].append(
+                            JournalEntry(
+                                sequence: sequence, kind: JournalEntry.Kind(rawValue: kind) ?? .advance, time: time,
+                                eventID: eventID, payload: payload))
+                    }
+                }
+                let claimed = rows.map { row in
+                    ClaimedMachine(record: row, replay: replay[row.id], pending: pending[row.id] ?? [])
+                }
+                let updates = try apply(claimed)
+                try await Self.write(updates, connection, logger)
+                return updates
+            }
+        } catch {
+            throw Self.failure("applying events", error)
+        }
+    }
+
+    /// Locks the rows of machines with pending events, then of machines with timers due, skipping
+    /// those another worker holds.
+    static func claim(
+        _ connection: PostgresConnection, _ request: ClaimRequest, _ logger: Logger
+    ) async throws -> [MachineRow] {
+        var rows: [MachineRow] = []
+        let scan = request.machineLimit * 16
+        rows += try await lock(
+            connection,
+            candidates: """
+                SELECT machine_id FROM statechart_journal WHERE sequence IS NULL ORDER BY position LIMIT \(scan)
+                """, limit: request.machineLimit, excluding: [], logger)
+        if rows.count < request.machineLimit {
+            rows += try await lock(
+                connection,
+                candidates: """
+                    SELECT machine_id FROM statechart_timers WHERE due_at <= \(request.now) ORDER BY due_at LIMIT \(scan)
+                    """, limit: request.machineLimit - rows.count, excluding: rows.map(\.id), logger)
+        }
+        return rows
+    }
+
+    static func lock(
+        _ connection: PostgresConnection, candidates: PostgresQuery, limit: Int, excluding: [String], _ logger: Logger
+    ) async throws -> [MachineRow] {
+        var ids: [String] = []
+        var seen = Set(excluding)
+        for try await id in try await connection.query(candidates, logger: logger).decode(String.self)
+        where seen.insert(id).inserted {
+            ids.append(id)
+        }
+        if ids.isEmpty { return [] }
+        var rows: [MachineRow] = []
+        for try await (id, epoch, applied, snapshotSequence, snapshot, configuration, status)
+            in try await connection.query(
+                """
+                SELECT id, epoch, applied_sequence, snapshot_sequence, snapshot, configuration, status
+                FROM statechart_machines WHERE id = ANY(\(ids)::text[])
+                ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED
+                """, logger: logger
+            ).decode((String, Int64, Int64, Int64, String?, String, String).self)
+        {
+            rows.append(
+                MachineRow(
+                    id: id, epoch: epoch, appliedSequence: applied, snapshotSequence: snapshotSequence,
+                    snapshot: snapshot, configuration: configuration, status: status))
+        }
+        return rows
+    }
+
+    static func write(_ updates: [MachineUpdate], _ connection: PostgresConnection, _ logger: Logger) async throws {
+        if updates.isEmpty { return }
+        let applied = updates.flatMap(\.appliedEvents)
+        if !applied.isEmpty {
+            let positions = applied.map(\.position)
+            let sequences = applied.map(\.sequence)
+            let times = applied.map(\.time)
+            try await connection.query(
+                """
+                UPDATE statechart_journal j SET sequence = u.sequence, time = u.time
+                FROM unnest(\(positions)::bigint[], \(sequences)::bigint[], \(times)::bigint[]) AS u(position, sequence, time)
+                WHERE j.position = u.position
+                """, logger: logger)
+        }
+        let entries = updates.flatMap { update in update.newEntries.map { (update.id, $0) } }
+        if !entries.isEmpty {
+            let ids = entries.map(\.0)
+            let kinds = entries.map { $0.1.kind.rawValue }
+            let sequences = entries.map { $0.1.sequence ?? 0 }
+            let times = entries.map(\.1.time)
+            let now = Int64(Date().timeIntervalSince1970 * 1e9)
+            try await connection.query(
+                """
+                INSERT INTO statechart_journal (machine_id, kind, sequence, time, acknowledged_at)
+                SELECT m, k, s, t, \(now) FROM unnest(\(ids)::text[], \(kinds)::integer[], \(sequences)::bigint[], \(times)::bigint[])
+                    AS u(m, k, s, t)
+                """, logger: logger)
+        }
+        let ids = updates.map(\.id)
+        let sequences = updates.map(\.appliedSequence)
+        let configurations = updates.map(\.configuration)
+        let statuses = updates.map(\.status)
+        let snapshots = updates.map { $0.snapshot ?? "" }
+        try await connection.query(
+            """
+            UPDATE statechart_machines m SET applied_sequence = u.applied, configuration = u.configuration,
+                status = u.status, snapshot = coalesce(nullif(u.snapshot, ''), m.snapshot),
+                snapshot_sequence = CASE WHEN u.snapshot = '' THEN m.snapshot_sequence ELSE u.applied END
+            FROM unnest(\(ids)::text[], \(sequences)::bigint[], \(configurations)::text[], \(statuses)::text[],
+                \(snapshots)::text[]) AS u(id, applied, configuration, status, snapshot)
+            WHERE m.id = u.id
+            """, logger: logger)
+        let retimed = updates.filter { $0.timers != nil }
+        if !retimed.isEmpty {
+            let retimedIDs = retimed.map(\.id)
+            try await connection.query(
+                "DELETE FROM statechart_timers WHERE machine_id = ANY(\(retimedIDs)::text[])", logger: logger)
+            let timers = retimed.flatMap { update in (update.timers ?? []).map { (update.id, $0) } }
+            if !timers.isEmpty {
+                let machines = timers.map(\.0)
+                let serials = timers.map(\.1.serial)
+                let names = timers.map(\.1.name)
+                let due = timers.map(\.1.dueAt)
+                try await connection.query(
+                    """
+                    INSERT INTO statechart_timers (machine_id, serial, name, due_at)
+                    SELECT * FROM unnest(\(machines)::text[], \(serials)::bigint[], \(names)::text[], \(due)::bigint[])
+                    """, logger: logger)
+            }
+        }
+        let compacted = updates.compactMap { update in update.compactThrough.map { (update.id, $0) } }
+        if !compacted.isEmpty {
+            let machines = compacted.map(\.0)
+            let through = compacted.map(\.1)
+            try await connection.query(
+                """
+                DELETE FROM statechart_journal j USING unnest(\(machines)::text[], \(through)::bigint[]) AS c(id, through)
+                WHERE j.machine_id = c.id AND j.sequence <= c.through
+                """, logger: logger)
+        }
+    }
+
+    /// The machine's row, its journal after its snapshot (pending events left out) and its timers.
+    public func record(of machine: String) async throws(StoreError) -> MachineRecord? {
+        let logger = logger
+        do {
+            return try await client.withConnection { connection -> MachineRecord? in
+                var found: MachineRow?
+                for try await (epoch, applied, snapshotSequence, snapshot, configuration, status)
+                    in try await connection
+                    .query(
+                        """
+                        SELECT epoch, applied_sequence, snapshot_sequence, snapshot, configuration, status
+                        FROM statechart_machines WHERE id = \(machine)
+                        """, logger: logger
+                    ).decode((Int64, Int64, Int64, String?, String, String).self)
+                {
+                    found = MachineRow(
+                        id: machine, epoch: epoch, appliedSequence: applied, snapshotSequence: snapshotSequence,
+                        snapshot: snapshot, configuration: configuration, status: status)
+                }
+                guard let row = found else { return nil }
+                let journal = try await Self.entries(
+                    connection,
+                    """
+                    SELECT sequence, kind, time, event_id, payload FROM statechart_journal
+                    WHERE machine_id = \(machine) AND sequence > \(row.snapshotSequence) ORDER BY sequence
+                    """, logger)
+                var timers: [TimerRow] = []
+                for try await (serial, name, due) in try await connection.query(
+                    """
+                    SELECT serial, name, due_at FROM statechart_timers WHERE machine_id = \(machine)
+                    ORDER BY due_at, serial
+                    """, logger: logger
+                ).decode((Int64, String, Int64).self) {
+                    timers.append(TimerRow(serial: serial, name: name, dueAt: due))
+                }
+                return MachineRecord(row: row, journal: journal, timers: timers)
+            }
+        } catch {
+            throw Self.failure("reading machine \(machine)", error)
+        }
+    }
+
+    static func entries(
+        _ connection: PostgresConnection, _ query: PostgresQuery, _ logger: Logger
+    ) async throws
+        -> [JournalEntry]
+    {
+        var entries: [JournalEntry] = []
+        for try await (sequence, kind, time, eventID, payload) in try await connection.query(query, logger: logger)
+            .decode((Int64?, Int, Int64?, String?, String?).self)
+        {
+            entries.append(
+                JournalEntry(
+                    sequence: sequence, kind: JournalEntry.Kind(rawValue: kind) ?? .advance, time: time ?? 0,
+                    eventID: eventID, payload: payload))
+        }
+        return entries
+    }
+
+    /// Every journal entry of the machine that compaction kept, applied or pending, in order.
+    public func journal(of machine: String) async throws(StoreError) -> [JournalEntry] {
+        let logger = logger
+        do {
+            return try await client.withConnection { connection in
+                try await Self.entries(
+                    connection,
+                    """
+                    SELECT sequence, kind, time, event_id, payload FROM statechart_journal WHERE machine_id = \(machine)
+                    ORDER BY sequence IS NULL, sequence, position
+                    """, logger)
+            }
+        } catch {
+            throw Self.failure("reading the journal of \(machine)", error)
+        }
+    }
+
+    /// How many events are pending and how many timers are due by `now`.
+    public func backlog(now: Int64) async throws(StoreError) -> Backlog {
+        let logger = logger
+        do {
+            return try await client.withConnection { connection in
+                var backlog = Backlog(pendingEvents: 0, dueTimers: 0)
+                for try await (pending, due) in try await connection.query(
+                    """
+                    SELECT (SELECT count(*) FROM statechart_journal WHERE sequence IS NULL),
+                           (SELECT count(*) FROM statechart_timers WHERE due_at <= \(now))
+                    """, logger: logger
+                ).decode((Int, Int).self) {
+                    backlog = Backlog(pendingEvents: pending, dueTimers: due)
+                }
+                return backlog
+            }
+        } catch {
+            throw Self.failure("counting the backlog", error)
+        }
+    }
+
+    /// The identifiers of every machine, sorted.
+    public func machineIDs() async throws(StoreError) -> [String] {
+        let logger = logger
+        do {
+            return try await client.withConnection { connection in
+                var ids: [String] = []
+                for try await id in try await connection.query(
+                    "SELECT id FROM statechart_machines ORDER BY id", logger: logger
+                ).decode(String.self) {
+                    ids.append(id)
+                }
+                return ids
+            }
+        } catch {
+            throw Self.failure("listing machines", error)
+        }
+    }
+
+    /// Deletes every machine, journal entry and timer: for tests and benchmarks.
+    public func removeAll() async throws(StoreError) {
+        do {
+            try await client.query(
+                "TRUNCATE statechart_machines, statechart_journal, statechart_timers RESTART IDENTITY", logger: logger)
+        } catch {
+            throw Self.failure("emptying the tables", error)
+        }
+    }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}
+#endif

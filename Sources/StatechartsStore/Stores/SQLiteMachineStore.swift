@@ -1,0 +1,389 @@
+import Foundation
+import GRDB
+
+/// Durable machines in one SQLite file, in write-ahead-log mode: the embedded default, a path and
+/// nothing else to set up.
+///
+/// ```swift
+/// let store = try SQLiteMachineStore(path: "machines.sqlite")
+/// ```
+///
+/// Every transaction is serialized by SQLite's write lock, so one worker at a time writes any
+/// machine; several processes on the same host may share a file (each waits for the lock up to
+/// ``Options/busyTimeout``), though one process is what SQLite serves best. With
+/// ``Options/synchronous`` `full` (the default) a transaction is on disk, not only in the log's
+/// buffers, when it commits: an acknowledged event survives the process and the machine being
+/// switched off.
+public struct SQLiteMachineStore: MachineStore {
+    /// How the database file is opened.
+    public struct Options: Sendable, Hashable {
+        /// SQLite's `synchronous` setting: `full` (every commit reaches the disk) or `normal` (a
+        /// commit survives the process, not a power cut).
+        public var synchronous: Synchronous
+        /// How long a transaction waits for another process's write lock.
+        public var busyTimeout: Duration
+        /// How many kibibytes of database pages each connection keeps in memory (SQLite's
+        /// `cache_size`): the writer then reads the pages of busy machines from memory, not from
+        /// the file.
+        public var pageCacheKiB: Int
+        /// After how many pages in the write-ahead log a commit copies them into the database
+        /// file (SQLite's `wal_autocheckpoint`; SQLite's own default is 1,000). A fleet's
+        /// transactions touch pages all over the file, so fewer, larger checkpoints copy each page
+        /// once for many transactions; the log grows to about this many pages of 4 KiB.
+        public var checkpointPages: Int
+
+        /// SQLite's `synchronous` levels the store allows.
+        public enum Synchronous: String, Sendable, Hashable {
+            /// Each commit is synced to the disk.
+            case full = "FULL"
+            /// In write-ahead-log mode, commits survive a crash of the process; the last ones may
+            /// be lost when the machine loses power.
+            case normal = "NORMAL"
+        }
+
+        /// Options from their parts.
+        public init(
+            synchronous: Synchronous = .full, busyTimeout: Duration = .seconds(10), pageCacheKiB: Int = 32_768,
+            checkpointPages: Int = 10_000
+        ) {
+            self.synchronous = synchronous
+            self.busyTimeout = busyTimeout
+            self.pageCacheKiB = pageCacheKiB
+            self.checkpointPages = checkpointPages
+        }
+    }
+
+    /// The database's file.
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens (creating it when missing) the database at `path` and brings its tables to this
+    /// library's schema.
+    ///
+    /// - Throws: ``StoreError/database(store:operation:message:)`` when the file cannot be opened
+    ///   or migrated; ``StoreError/schemaTooNew(found:supported:)`` when a newer library wrote it.
+    public init(path: String, options: Options = Options()) throws(StoreError) {
+        self.path = path
+        var configuration = Configuration()
+        let synchronous = options.synchronous.rawValue
+        configuration.busyMode = .timeout(
+            TimeInterval(options.busyTimeout.components.seconds)
+                + TimeInterval(options.busyTimeout.components.attoseconds) / 1e18)
+        let pageCache = max(0, options.pageCacheKiB)
+        let checkpointPages = max(1, options.checkpointPages)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+            try db.execute(sql: "PRAGMA cache_size = -\(pageCache)")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(checkpointPages)")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw Self.failure("opening \(path)", error)
+        }
+        try migrate()
+    }
+
+    /// The store's name in errors.
+    static let name = "SQLite store"
+
+    static func failure(_ operation: String, _ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError {
+            return .database(store: name, operation: operation, message: error.message ?? "\(error.resultCode)")
+        }
+        return .database(store: name, operation: operation, message: "\(error)")
+    }
+
+    /// The schema versions this library writes, newest last.
+    static let migrations = ["v1"]
+
+    private func migrate() throws(StoreError) {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE statechart_machines (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        epoch INTEGER NOT NULL,
+                        applied_sequence INTEGER NOT NULL DEFAULT 0,
+                        snapshot_sequence INTEGER NOT NULL DEFAULT 0,
+                        snapshot TEXT,
+                        configuration TEXT NOT NULL DEFAULT '',
+                        status TEXT NOT NULL DEFAULT 'notStarted'
+                    ) WITHOUT ROWID;
+                    CREATE TABLE statechart_journal (
+                        position INTEGER PRIMARY KEY AUTOINCREMENT,
+                        machine_id TEXT NOT NULL,
+                        event_id TEXT,
+                        kind INTEGER NOT NULL,
+                        payload TEXT,
+                        sequence INTEGER,
+                        time INTEGER,
+                        acknowledged_at INTEGER NOT NULL
+                    );
+                    CREATE UNIQUE INDEX statechart_journal_event ON statechart_journal(machine_id, event_id);
+                    CREATE INDEX statechart_journal_pending ON statechart_journal(position) WHERE sequence IS NULL;
+                    CREATE TABLE statechart_timers (
+                        machine_id TEXT NOT NULL,
+                        serial INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        due_at INTEGER NOT NULL,
+                        PRIMARY KEY (machine_id, serial)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX statechart_timers_due ON statechart_timers(due_at);
+                    """)
+        }
+        do {
+            let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+            if let unknown = applied.first(where: { !Self.migrations.contains($0) }) {
+                throw StoreError.schemaTooNew(
+                    found: Int(unknown.dropFirst()) ?? Self.migrations.count + 1, supported: Self.migrations.count)
+            }
+            try migrator.migrate(pool)
+        } catch {
+            throw Self.failure("migrating \(path)", error)
+        }
+    }
+
+    /// Does nothing more: the tables are migrated when the store is opened.
+    public func prepare() async throws(StoreError) {}
+
+    /// Journals `events` in one transaction, creating the machines they name; returns once it is
+    /// committed (synced to the disk with `synchronous` `full`).
+    public func enqueue(_ events: [IncomingEvent]) async throws(StoreError) -> [Admission] {
+        if events.isEmpty { return [] }
+        do {
+            return try await pool.write { db in
+                let machine = try db.cachedStatement(
+                    sql: "INSERT OR IGNORE INTO statechart_machines (id, epoch) VALUES (?, ?)")
+                let insert = try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO statechart_journal (machine_id, event_id, kind, payload, acknowledged_at)
+                        VALUES (?, ?, 0, ?, ?)
+                        """)
+                var admissions: [Admission] = []
+                admissions.reserveCapacity(events.count)
+                for event in events {
+                    try machine.execute(arguments: [event.machine, event.acknowledgedAt])
+                    try insert.execute(arguments: [event.machine, event.eventID, event.payload, event.acknowledgedAt])
+                    admissions.append(db.changesCount > 0 ? .journaled(position: db.lastInsertedRowID) : .duplicate)
+                }
+                return admissions
+            }
+        } catch {
+            throw Self.failure("journaling \(events.count) events", error)
+        }
+    }
+
+    /// Claims machines with pending events (oldest first) or timers due, in the write transaction
+    /// that SQLite's write lock makes the only one, and commits what `apply` returns.
+    public func process(
+        _ request: ClaimRequest, apply: @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
+    ) async throws(StoreError) -> [MachineUpdate] {
+        do {
+            return try await pool.write { db in
+                let (ids, pending) = try Self.claimable(db, request)
+                if ids.isEmpty { return [] }
+                var claimed: [ClaimedMachine] = []
+                claimed.reserveCapacity(ids.count)
+                for row in try Self.rows(db, ids) {
+                    let replay =
+                        request.cachedSequence(row.id) == row.appliedSequence
+                        ? nil : try Self.entries(db, row.id, after: row.snapshotSequence)
+                    claimed.append(ClaimedMachine(record: row, replay: replay, pending: pending[row.id] ?? []))
+                }
+                let updates = try apply(claimed)
+                try Self.write(db, updates)
+                return updates
+            }
+        } catch {
+            throw Self.failure("applying events", error)
+        }
+    }
+
+    /// The machines with pending events, oldest event first, each with its first pending events;
+    /// then, while there is room, those with timers due. One scan of the pending events in the
+    /// order they were journaled: each machine gets a prefix of its own, in order.
+    static func claimable(_ db: Database, _ request: ClaimRequest) throws -> ([String], [String: [PendingEvent]]) {
+        var ids: [String] = []
+        var pending: [String: [PendingEvent]] = [:]
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT position, machine_id, event_id, payload FROM statechart_journal
+                    WHERE sequence IS NULL ORDER BY position
+                    """))
+        while let row = try rows.next() {
+            let machine: String = row[1]
+            let event = PendingEvent(position: row[0], eventID: row[2] ?? "", payload: row[3] ?? "")
+            if var events = pending[machine] {
+                if events.count < request.eventLimit {
+                    pending[machine] = nil
+                    events.append(event)
+                    pending[machine] = events
+                }
+            } else if ids.count < request.machineLimit {
+                ids.append(machine)
+                pending[machine] = [event]
+            } else {
+                break
+            }
+        }
+        if ids.count < request.machineLimit {
+            var seen = Set(ids)
+            let due = try String.fetchCursor(
+                db.cachedStatement(
+                    sql: "SELECT machine_id FROM statechart_timers WHERE due_at <= ? ORDER BY due_at LIMIT ?"),
+                arguments: [request.now, request.machineLimit * 2])
+            while ids.count < request.machineLimit, let id = try due.next() {
+                if seen.insert(id).inserted { ids.append(id) }
+            }
+        }
+        return (ids, pending)
+    }
+
+    /// The rows of the machines `ids`, in one query.
+    static func rows(_ db: Database, _ ids: [String]) throws -> [MachineRow] {
+        let list = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT id, epoch, applied_sequence, snapshot_sequence, snapshot, configuration, status
+                FROM statechart_machines WHERE id IN (SELECT value FROM json_each(?))
+                """)
+        return try Row.fetchAll(statement, arguments: [list]).map { row in
+            MachineRow(
+                id: row[0], epoch: row[1], appliedSequence: row[2], snapshotSequence: row[3], snapshot: row[4],
+                configuration: row[5], status: row[6])
+        }
+    }
+
+    /// The row of the machine `id`, if it exists.
+    static func row(_ db: Database, _ id: String) throws -> MachineRow? {
+        try rows(db, [id]).first
+    }
+
+    static func entries(_ db: Database, _ id: String, after sequence: Int64) throws -> [JournalEntry] {
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT sequence, kind, time, event_id, payload FROM statechart_journal
+                WHERE machine_id = ? AND sequence > ? ORDER BY sequence
+                """)
+        return try Row.fetchAll(statement, arguments: [id, sequence]).map { row in
+            JournalEntry(
+                sequence: row[0], kind: JournalEntry.Kind(rawValue: row[1]) ?? .advance, time: row[2],
+                eventID: row[3], payload: row[4])
+        }
+    }
+
+    static func write(_ db: Database, _ updates: [MachineUpdate]) throws {
+        let applied = try db.cachedStatement(
+            sql: "UPDATE statechart_journal SET sequence = ?, time = ? WHERE position = ?")
+        let entry = try db.cachedStatement(
+            sql: """
+                INSERT INTO statechart_journal (machine_id, event_id, kind, payload, sequence, time, acknowledged_at)
+                VALUES (?, NULL, ?, NULL, ?, ?, ?)
+                """)
+        let machine = try db.cachedStatement(
+            sql: """
+                UPDATE statechart_machines SET applied_sequence = ?, configuration = ?, status = ?,
+                snapshot = coalesce(?, snapshot), snapshot_sequence = CASE WHEN ? IS NULL THEN snapshot_sequence ELSE ? END
+                WHERE id = ?
+                """)
+        let clearTimers = try db.cachedStatement(sql: "DELETE FROM statechart_timers WHERE machine_id = ?")
+        let timer = try db.cachedStatement(
+            sql: "INSERT INTO statechart_timers (machine_id, serial, name, due_at) VALUES (?, ?, ?, ?)")
+        let compact = try db.cachedStatement(
+            sql: "DELETE FROM statechart_journal WHERE machine_id = ? AND sequence <= ?")
+        let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        for update in updates {
+            for event in update.appliedEvents {
+                try applied.execute(arguments: [event.sequence, event.time, event.position])
+            }
+            for new in update.newEntries {
+                try entry.execute(arguments: [update.id, new.kind.rawValue, new.sequence, new.time, now])
+            }
+            try machine.execute(arguments: [
+                update.appliedSequence, update.configuration, update.status, update.snapshot, update.snapshot,
+                update.appliedSequence, update.id,
+            ])
+            if let timers = update.timers {
+                try clearTimers.execute(arguments: [update.id])
+                for row in timers {
+                    try timer.execute(arguments: [update.id, row.serial, row.name, row.dueAt])
+                }
+            }
+            if let through = update.compactThrough {
+                try compact.execute(arguments: [update.id, through])
+            }
+        }
+    }
+
+    /// The machine's row, its journal after its snapshot (pending events left out) and its timers.
+    public func record(of machine: String) async throws(StoreError) -> MachineRecord? {
+        do {
+            return try await pool.read { db in
+                guard let row = try Self.row(db, machine) else { return nil }
+                return MachineRecord(
+                    row: row, journal: try Self.entries(db, machine, after: row.snapshotSequence),
+                    timers: try Self.timers(db, machine))
+            }
+        } catch {
+            throw Self.failure("reading machine \(machine)", error)
+        }
+    }
+
+    static func timers(_ db: Database, _ id: String) throws -> [TimerRow] {
+        try Row.fetchAll(
+            db, sql: "SELECT serial, name, due_at FROM statechart_timers WHERE machine_id = ? ORDER BY due_at, serial",
+            arguments: [id]
+        ).map { TimerRow(serial: $0[0], name: $0[1], dueAt: $0[2]) }
+    }
+
+    /// Every journal entry of the machine that compaction kept, applied or pending, in order.
+    public func journal(of machine: String) async throws(StoreError) -> [JournalEntry] {
+        do {
+            return try await pool.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT sequence, kind, time, event_id, payload FROM statechart_journal WHERE machine_id = ?
+                        ORDER BY sequence IS NULL, sequence, position
+                        """, arguments: [machine]
+                ).map { row in
+                    JournalEntry(
+                        sequence: row[0], kind: JournalEntry.Kind(rawValue: row[1]) ?? .advance, time: row[2] ?? 0,
+                        eventID: row[3], payload: row[4])
+                }
+            }
+        } catch {
+            throw Self.failure("reading the journal of \(machine)", error)
+        }
+    }
+
+    /// How many events are pending and how many timers are due by `now`.
+    public func backlog(now: Int64) async throws(StoreError) -> Backlog {
+        do {
+            return try await pool.read { db in
+                Backlog(
+                    pendingEvents: try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM statechart_journal WHERE sequence IS NULL") ?? 0,
+                    dueTimers: try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM statechart_timers WHERE due_at <= ?", arguments: [now]) ?? 0)
+            }
+        } catch {
+            throw Self.failure("counting the backlog", error)
+        }
+    }
+
+    /// The identifiers of every machine, sorted.
+    public func machineIDs() async throws(StoreError) -> [String] {
+        do {
+            return try await pool.read { db in
+                try String.fetchAll(db, sql: "SELECT id FROM statechart_machines ORDER BY id")
+            }
+        } catch {
+            throw Self.failure("listing machines", error)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import StatechartsStore
+
+/// The command line: a command and `--name value` options.
+struct Arguments {
+    let command: String
+    private var values: [String: [String]] = [:]
+
+    init(_ arguments: [String]) throws {
+        guard let command = arguments.first else { throw UsageError("no command") }
+        self.command = command
+        var rest = arguments.dropFirst()
+        while let name = rest.popFirst() {
+            guard name.hasPrefix("--"), let value = rest.popFirst() else {
+                throw UsageError("expected --name value, found '\(name)'")
+            }
+            values[String(name.dropFirst(2)), default: []].append(value)
+        }
+    }
+
+    func string(_ name: String) throws -> String {
+        guard let value = values[name]?.last else { throw UsageError("--\(name) is required") }
+        return value
+    }
+
+    func strings(_ name: String) -> [String] { values[name] ?? [] }
+
+    func int(_ name: String, default fallback: Int? = nil) throws -> Int {
+        guard let text = values[name]?.last else {
+            if let fallback { return fallback }
+            throw UsageError("--\(name) is required")
+        }
+        guard let value = Int(text), value >= 0 else { throw UsageError("--\(name) takes a number, not '\(text)'") }
+        return value
+    }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A store from `sqlite:PATH` or a `postgres://` URL.
+func openStore(_ location: String, connections: Int = 4) async throws -> any MachineStore {
+    if location.hasPrefix("sqlite:") {
+        return try SQLiteMachineStore(path: String(location.dropFirst("sqlite:".count)))
+    }
+    if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
+        #if PostgreSQL
+        let store = try PostgresMachineStore(url: location, connections: connections)
+        try await store.prepare()
+        return store
+        #else
+        throw UsageError("built without the trait PostgreSQL")
+        #endif
+    }
+    throw UsageError("--store takes sqlite:PATH or postgres://user:password@host:port/database, not '\(location)'")
+}
+
+/// The stream of events one worker sends: deterministic, so that a restarted worker and the
+/// check know what each event was.
+struct EventStream {
+    let worker: Int
+    let workers: Int
+    let machines: Int
+    let total: Int
+
+    /// How many events this worker sends.
+    var count: Int { total / workers + (worker < total % workers ? 1 : 0) }
+
+    /// The event's number: unique across workers.
+    func number(_ index: Int) -> Int { worker * 100_000_000 + index }
+
+    /// Which machine the event goes to.
+    func machine(_ index: Int) -> String { "machine-\(mix(number(index)) % UInt64(machines))" }
+
+    /// The event: one in five arms a delayed event of 0.2 to 2 s.
+    func event(_ index: Int) -> FleetEvent {
+        let bits = mix(number(index) &+ 0x9E37)
+        if bits % 5 == 0 { return .arm(number(index), milliseconds: 200 + Int((bits >> 8) % 1800)) }
+        return .ping(number(index))
+    }
+
+    /// The event's identifier.
+    func eventID(_ index: Int) -> String { "\(worker)-\(index)" }
+
+    private func mix(_ value: Int) -> UInt64 {
+        var x = UInt64(bitPattern: Int64(value)) &+ 0x9E37_79B9_7F4A_7C15
+        x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+        return x ^ (x >> 31)
+    }
+}

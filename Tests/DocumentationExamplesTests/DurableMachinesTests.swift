@@ -1,0 +1,143 @@
+import Foundation
+import Statecharts
+import StatechartsStore
+import Testing
+
+// The examples of the article "Machines that outlive the process": a fleet of sensors kept in
+// SQLite (and, when a server is configured, in PostgreSQL), each silent after 90 seconds without
+// a heartbeat, after a restart too.
+
+nonisolated enum SensorState: String, Hashable, Codable, Sendable { case online, silent }
+
+nonisolated enum SensorEvent: StatechartEvent, Codable, Hashable, Sendable {
+    case heartbeat(battery: Int)
+    case replaced
+
+    enum Kind: Hashable, Sendable { case heartbeat, replaced }
+    var kind: Kind {
+        switch self {
+        case .heartbeat: .heartbeat
+        case .replaced: .replaced
+        }
+    }
+}
+
+nonisolated struct Sensor: Codable, Sendable {
+    var id: String
+    var battery = 100
+    var silences = 0
+}
+
+func sensorChart() throws -> Statechart<SensorState, SensorEvent, Sensor> {
+    try Statechart("sensor", initial: .online) {
+        StateNode(.online) {
+            // Each heartbeat re-enters the state, which arms its timeout again.
+            On(.heartbeat, to: .online) { scope in
+                if case .heartbeat(let battery) = scope.event { scope.context.battery = battery }
+            }
+            After(.seconds(90), to: .silent) { scope in
+                scope.context.silences += 1
+                scope.log("silent for 90 s")
+            }
+        }
+        StateNode(.silent) {
+            On(.heartbeat, to: .online) { scope in
+                if case .heartbeat(let battery) = scope.event { scope.context.battery = battery }
+            }
+        }
+        On(.replaced) { scope in scope.context.battery = 100 }
+    }
+}
+
+typealias Sensors = DurableMachines<SensorState, SensorEvent, Sensor>
+
+/// A wall clock the examples move by hand, in nanoseconds since 1970.
+nonisolated final class ExampleWallClock: Sendable {
+    private let time = Locked<Int64>(1_800_000_000_000_000_000)
+    var now: Int64 { time.withLock { $0 } }
+    func advance(by seconds: Int64) { time.withLock { $0 += seconds * 1_000_000_000 } }
+}
+
+@Suite("Machines that outlive the process")
+struct DurableMachinesExamples {
+    static func temporaryPath() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sensors-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("sensors.sqlite").path
+    }
+
+    @Test("a fleet in SQLite: sends acknowledged, a retry recognized, a worker that applies them")
+    func sqliteFleet() async throws {
+        let path = try Self.temporaryPath()
+        let store = try SQLiteMachineStore(path: path)
+        let sensors = try DurableMachines(chart: sensorChart(), store: store) { id in Sensor(id: id) }
+
+        try await sensors.send(.heartbeat(battery: 80), to: "sensor-7", id: "sensor-7/1042")
+
+        let retry = try await sensors.send(.heartbeat(battery: 80), to: "sensor-7", id: "sensor-7/1042")
+        #expect(retry == .duplicate)
+
+        let worker = Task { try await sensors.run() }
+
+        for _ in 0..<500 where try await !store.backlog(now: Sensors.systemTime()).isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+
+        worker.cancel()
+        try await worker.value
+
+        let sensor = try await sensors.machine("sensor-7")  // from its snapshot and journal
+        #expect(sensor?.configuration == [.online])
+        #expect(sensor?.context.battery == 80)
+    }
+
+    @Test("a timeout due while no process ran fires when a worker next runs, and effects leave after the commit")
+    func restart() async throws {
+        let path = try Self.temporaryPath()
+        let wall = ExampleWallClock()
+        do {
+            let sensors = try DurableMachines(
+                chart: sensorChart(), store: try SQLiteMachineStore(path: path), clock: { wall.now }
+            ) { id in Sensor(id: id) }
+            try await sensors.send(.heartbeat(battery: 55), to: "sensor-9")
+            try await sensors.drain()
+        }
+        // The process stops; two minutes pass; another starts on the same file.
+        wall.advance(by: 120)
+        let alerts = Locked([String]())
+
+        let sensors = try DurableMachines(
+            chart: sensorChart(), store: try SQLiteMachineStore(path: path), clock: { wall.now },
+            onEffects: { id, effects in
+                // After the commit, at most once: send them on, log them, start work.
+                for case .log(let record) in effects { alerts.withLock { $0.append("\(id): \(record.message)") } }
+            },
+            onError: { id, message in print("sensor \(id): \(message)") }
+        ) { id in Sensor(id: id) }
+
+        try await sensors.drain()
+        let sensor = try #require(try await sensors.machine("sensor-9"))
+        #expect(sensor.configuration == [.silent], "the timeout fell due while no process ran")
+        #expect(sensor.context.silences == 1)
+        #expect(alerts.withLock { $0 } == ["sensor-9: silent for 90 s"])
+    }
+
+    #if PostgreSQL
+    @Test(
+        "a fleet in PostgreSQL, shared by workers",
+        .enabled(if: ProcessInfo.processInfo.environment["STATECHARTS_POSTGRES_URL"] != nil))
+    func postgresFleet() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["STATECHARTS_POSTGRES_URL"])
+        let schema = "statecharts_docs_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+
+        let store = try PostgresMachineStore(url: url, schema: schema)
+        try await store.prepare()
+        let sensors = try DurableMachines(chart: sensorChart(), store: store) { id in Sensor(id: id) }
+
+        try await sensors.send(.heartbeat(battery: 42), to: "sensor-3")
+        try await sensors.drain()
+        #expect(try await sensors.machine("sensor-3")?.context.battery == 42)
+        store.close()
+    }
+    #endif
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Statecharts
+import Testing
+
+@testable import StatechartsStore
+
+/// Several workers on one PostgreSQL store, as several processes would be: each machine has one
+/// writer at a time, and a worker that fails mid-transaction leaves its machines to the others.
+@Suite(.serialized, .enabled(if: StoreKind.postgresURL != nil, Comment(rawValue: postgresSkipMessage)))
+struct SharedFleetTests {
+    @Test("four workers share a fleet: every event applied once, in order, numbered without gaps")
+    func fourWorkers() async throws {
+        let store = try await StoreKind.postgres.make()
+        let clock = TestClock()
+        let options = DurableOptions(snapshotInterval: 7, machinesPerBatch: 8, eventsPerMachine: 4)
+        let workers = try (0..<4).map { _ in try orders(store, clock, options: options) }
+        let running = workers.map { worker in Task { try await worker.run() } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for sender in 0..<8 {
+                group.addTask {
+                    for item in 0..<50 {
+                        try await workers[(sender + item) % 4].send(.add(sender * 1000 + item), to: "m\(item % 10)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        for _ in 0..<500 {
+            if try await store.backlog(now: clock.now).pendingEvents == 0 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        for task in running { task.cancel() }
+        for task in running { try await task.value }
+        #expect(try await store.backlog(now: clock.now).pendingEvents == 0)
+        for machine in 0..<10 {
+            let items = try #require(try await workers[machine % 4].machine("m\(machine)")).context.items
+            #expect(items.count == 40)
+            #expect(Set(items).count == 40)
+            for sender in 0..<8 {
+                let mine = items.filter { $0 / 1000 == sender }
+                #expect(mine == mine.sorted())
+            }
+            let record = try #require(try await store.record(of: "m\(machine)"))
+            #expect(record.row.appliedSequence == 41)
+            let sequences = try await store.journal(of: "m\(machine)").compactMap(\.sequence)
+            #expect(sequences == Array(try #require(sequences.first)...41))
+        }
+    }
+
+    @Test("a machine a worker holds is skipped by the others, not waited for")
+    func oneWriter() async throws {
+        let store = try await StoreKind.postgres.make()
+        let clock = TestClock()
+        let fleet = try orders(store, clock)
+        try await fleet.send(.add(1), to: "held")
+        try await fleet.send(.add(2), to: "free")
+        let holding = Locked(false)
+        let release = Locked(false)
+        let request = ClaimRequest(now: clock.now, machineLimit: 1, eventLimit: 10) { _ in nil }
+        // The first worker claims one machine and keeps its transaction open.
+        let first = Task {
+            try await store.process(request) { claimed in
+                holding.withLock { $0 = true }
+                while !release.withLock({ $0 }) { usleep(1000) }
+                return []
+            }
+        }
+        while !holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        // Meanwhile another claims what is left: the other machine, at once.
+        let seen = Locked([String]())
+        let claimAll = ClaimRequest(now: clock.now, machineLimit: 10, eventLimit: 10) { _ in nil }
+        _ = try await store.process(claimAll) { claimed in
+            seen.withLock { $0 = claimed.map(\.record.id) }
+            return []
+        }
+        #expect(seen.withLock { $0.count } == 1)
+        release.withLock { $0 = true }
+        _ = try await first.value
+        // Nothing was applied by either: both machines still have their event pending.
+        #expect(try await store.backlog(now: clock.now).pendingEvents == 2)
+        try await fleet.drain()
+        #expect(try #require(try await fleet.machine("held")).context.items == [1])
+        #expect(try #require(try await fleet.machine("free")).context.items == [2])
+    }
+
+    @Test("a worker that fails mid-transaction leaves its machines to the next")
+    func failedWorker() async throws {
+        let store = try await StoreKind.postgres.make()
+        let clock = TestClock()
+        let fleet = try orders(store, clock)
+        for item in 1...5 { try await fleet.send(.add(item), to: "crashy") }
+        struct Crash: Error {}
+        let request = ClaimRequest(now: clock.now, machineLimit: 10, eventLimit: 10) { _ in nil }
+        await #expect(throws: StoreError.self) {
+            try await store.process(request) { _ in throw Crash() }
+        }
+        #expect(try await store.backlog(now: clock.now).pendingEvents == 5)
+        let other = try orders(store, clock)
+        #expect(try await other.drain() == 1)
+        #expect(try #require(try await other.machine("crashy")).context.items == [1, 2, 3, 4, 5])
+    }
+
+    #if PostgreSQL
+    @Test("tables of a newer schema are refused")
+    func newerSchema() async throws {
+        let url = try #require(StoreKind.postgresURL)
+        let store = try PostgresMachineStore(url: url, schema: StoreKind.newSchemaName())
+        try await store.prepare()
+        try await store.client.query("INSERT INTO statechart_schema_migrations (version) VALUES (99)")
+        await #expect(throws: StoreError.schemaTooNew(found: 99, supported: 1)) { try await store.prepare() }
+        try await store.client.query("DELETE FROM statechart_schema_migrations WHERE version = 99")
+        try await store.prepare()
+        store.close()
+    }
+
+    @Test("a schema name that is not a plain identifier is refused")
+    func badSchemaName() throws {
+        let url = try #require(StoreKind.postgresURL)
+        for name in ["public; DROP TABLE x", "Fleet", "", "1fleet", String(repeating: "a", count: 64)] {
+            #expect(throws: StoreError.self) { try PostgresMachineStore(url: url, schema: name) }
+        }
+        #expect(try PostgresMachineStore(url: url, schema: "fleet_2").schema == "fleet_2")
+    }
+    #endif
+}
+
+/// The SQLite store's own concerns: its file and its schema.
+@Suite struct SQLiteStoreTests {
+    @Test("a file written by a newer schema is refused with the versions")
+    func newerSchema() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statecharts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("m.sqlite").path
+        do {
+            let store = try SQLiteMachineStore(path: path)
+            try await store.pool.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v2')") }
+        }
+        #expect(throws: StoreError.schemaTooNew(found: 2, supported: 1)) { try SQLiteMachineStore(path: path) }
+    }
+
+    @Test("a file that cannot be opened is a typed error")
+    func unopenable() {
+        #expect(throws: StoreError.self) { try SQLiteMachineStore(path: "/nonexistent-folder/m.sqlite") }
+    }
+
+    @Test("the machines survive closing and reopening the file")
+    func reopen() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statecharts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("m.sqlite").path
+        let clock = TestClock()
+        do {
+            let fleet = try orders(try SQLiteMachineStore(path: path), clock)
+            try await fleet.send(.add(3), to: "kept")
+            try await fleet.send(.pay, to: "kept")
+        }
+        let fleet = try orders(try SQLiteMachineStore(path: path), clock)
+        try await fleet.drain()
+        let machine = try #require(try await fleet.machine("kept"))
+        #expect(machine.context.items == [3])
+        #expect(machine.configuration == [.paid])
+    }
+}
