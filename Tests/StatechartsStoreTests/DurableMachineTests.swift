@@ -206,4 +206,31 @@ import Testing
         worker.cancel()
         try await worker.value
     }
+
+    @Test(
+        "several run() loops on one fleet all wake, share the work, and all stop when cancelled",
+        .timeLimit(.minutes(1)),
+        arguments: stores)
+    func severalRunLoops(_ kind: StoreKind) async throws {
+        let store = try await kind.make()
+        // A long poll interval: the loops must be woken by the sends, not by polling.
+        let fleet = try orders(store, TestClock(), options: DurableOptions(pollInterval: .seconds(30)))
+        let workers = (0..<3).map { _ in Task { try await fleet.run() } }
+        try await Task.sleep(for: .milliseconds(50))  // let them all wait
+        for round in 0..<5 {
+            for machine in 0..<6 { try await fleet.send(.add(round), to: "m\(machine)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        var done = false
+        for _ in 0..<300 where !done {
+            done = try await store.backlog(now: 0).pendingEvents == 0
+            if !done { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(done, "every event was applied without waiting for a poll")
+        for machine in 0..<6 {
+            #expect(try await fleet.machine("m\(machine)")?.context.items == Array(0..<5))
+        }
+        for worker in workers { worker.cancel() }
+        for worker in workers { try await worker.value }
+    }
 }

@@ -1,53 +1,50 @@
 import Statecharts
 
-/// Wakes a waiting worker: when events were journaled here, or when it has waited long enough.
+/// Wakes the waiting workers of one ``DurableMachines`` (there may be several, each in its own
+/// `run()`): when events were journaled here, or when each has waited long enough.
 final class WakeSignal: Sendable {
     private struct State {
-        var waiter: CheckedContinuation<Void, Never>?
-        var generation: UInt64 = 0
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var next: UInt64 = 0
+        /// A wake with no one waiting: the next worker to wait returns at once.
         var woken = false
     }
 
     private let state = Locked(State())
 
-    /// Wakes the worker that waits, or the next one to wait.
+    /// Wakes every worker that waits, or the next one to wait.
     func wake() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard let waiter = state.waiter else {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            if state.waiters.isEmpty {
                 state.woken = true
-                return nil
+                return []
             }
-            state.waiter = nil
-            return waiter
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
         }
-        waiter?.resume()
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Returns when woken, after `timeout`, or when the task is cancelled.
     func wait(upTo timeout: Duration) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let generation = state.withLock { state -> UInt64? in
+                let ticket = state.withLock { state -> UInt64? in
                     if state.woken {
                         state.woken = false
                         return nil
                     }
-                    state.waiter = continuation
-                    state.generation &+= 1
-                    return state.generation
+                    state.next &+= 1
+                    state.waiters[state.next] = continuation
+                    return state.next
                 }
-                guard let generation else {
+                guard let ticket else {
                     continuation.resume()
                     return
                 }
                 Task {
                     try? await Task.sleep(for: timeout)
-                    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                        guard state.generation == generation, let waiter = state.waiter else { return nil }
-                        state.waiter = nil
-                        return waiter
-                    }
-                    waiter?.resume()
+                    state.withLock { $0.waiters.removeValue(forKey: ticket) }?.resume()
                 }
             }
         } onCancel: {
