@@ -233,4 +233,45 @@ import Testing
         for worker in workers { worker.cancel() }
         for worker in workers { try await worker.value }
     }
+
+    @Test(
+        "a machine whose snapshot no longer decodes is reported once and does not hold up the others", arguments: stores
+    )
+    func unreadableMachine(_ kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let clock = TestClock()
+        let before = try orders(store, clock, options: DurableOptions(snapshotInterval: 1))
+        try await before.send(.pay, to: "old")
+        try await before.drain()
+        #expect(try await store.record(of: "old")?.row.snapshot != nil, "saved in paid, a state the next chart lacks")
+
+        let chart = try Statechart<RenamedOrderState, OrderEvent, Order>("order", initial: .open) {
+            StateNode(.open) {
+                On(.add) { scope in
+                    if case .add(let item) = scope.event { scope.context.items.append(item) }
+                }
+                On(.pay, to: .settled)
+            }
+            StateNode(.settled)
+        }
+        let errors = Locked([String]())
+        let after = try DurableMachines(
+            chart: chart, store: store, options: DurableOptions(machinesPerBatch: 1), clock: clock.read,
+            onError: { id, _ in errors.withLock { $0.append(id) } }
+        ) { id in Order(id: id) }
+        try await after.send(.add(1), to: "old")
+        try await after.send(.add(2), to: "new")
+        try await after.drain()
+        #expect(errors.withLock { $0 } == ["old"])
+        #expect(try await after.machine("new")?.context.items == [2])
+        try await after.send(.add(3), to: "old")
+        try await after.drain()
+        #expect(errors.withLock { $0 } == ["old"], "reported once")
+        #expect(
+            try await store.journal(of: "old").suffix(2).map(\.sequence) == [nil, nil],
+            "its events stay pending, for a process whose chart reads it")
+    }
 }
+
+/// The order's states as a later version of an app might have them: `paid` became `settled`.
+enum RenamedOrderState: String, Hashable, Codable, Sendable { case open, settled }

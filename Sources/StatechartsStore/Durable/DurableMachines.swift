@@ -47,6 +47,8 @@ where
     let onEffects: @Sendable (String, [MachineEffect<State, Event, Context>]) -> Void
     let onError: @Sendable (String, String) -> Void
     let cache = Locked([String: CachedMachine]())
+    /// The machines found unreadable, reported once and not claimed again by this object.
+    let unreadable = Locked(Set<String>())
     /// The text of each configuration met so far (at most 4,096): describing a configuration
     /// reflects on every state, which costs more than looking it up.
     let descriptions = Locked([DescriptionKey: String]())
@@ -75,8 +77,11 @@ where
     ///     invocations to start) of each machine it applied events to. Effects are done at most
     ///     once: a crash between the commit and the call loses them.
     ///   - onError: Called with a machine's identifier and a description when an event cannot be
-    ///     decoded or a step fails (the microstep limit); the entry stays in the journal and
-    ///     replays the same way.
+    ///     decoded or a step fails (the microstep limit): the entry stays in the journal and
+    ///     replays the same way. Also called, once, for a machine that cannot be read back (its
+    ///     snapshot does not decode with this chart): this object then leaves the machine and its
+    ///     pending events alone, so that it does not hold up the others; a process with a chart
+    ///     that reads it (or an operator) takes it up.
     ///   - initialContext: The context of a new machine, from its identifier.
     public init(
         chart: Statechart<State, Event, Context>, store: any MachineStore, options: DurableOptions = DurableOptions(),
@@ -155,16 +160,19 @@ where
     /// Applies the work of up to ``DurableOptions/machinesPerBatch`` machines in one transaction:
     /// their pending events, and their timers due now.
     ///
-    /// - Returns: How many machines it applied work to.
+    /// - Returns: How many machines it applied work to or found unreadable (reported to
+    ///   `onError` and left alone from then on): zero when there was no work for it.
     @discardableResult
     public func process() async throws(StoreError) -> Int {
         let now = clock()
         let staged = Locked([(String, CachedMachine, [MachineEffect<State, Event, Context>])]())
         let failures = Locked([(String, String)]())
         let cache = cache
+        let unreadable = unreadable
+        let newlyUnreadable = Locked(0)
         let request = ClaimRequest(
             now: now, machineLimit: options.machinesPerBatch, eventLimit: options.eventsPerMachine,
-            cachedSequence: { id in cache.withLock { $0[id]?.sequence } })
+            excluded: unreadable.withLock { $0 }, cachedSequence: { id in cache.withLock { $0[id]?.sequence } })
         let updates = try await store.process(request) { claimed in
             var updates: [MachineUpdate] = []
             updates.reserveCapacity(claimed.count)
@@ -173,8 +181,12 @@ where
                 do {
                     applied = try self.apply(machine, now: now)
                 } catch {
-                    // A machine that cannot be read back keeps its work; the others go on.
-                    failures.withLock { $0.append((machine.record.id, "\(error)")) }
+                    // A machine that cannot be read back keeps its work, and is not claimed again
+                    // by this object; the others go on.
+                    if unreadable.withLock({ $0.insert(machine.record.id).inserted }) {
+                        newlyUnreadable.withLock { $0 += 1 }
+                        failures.withLock { $0.append((machine.record.id, "\(error)")) }
+                    }
                     continue
                 }
                 // Another worker did this machine's work between the scan and the lock.
@@ -192,7 +204,7 @@ where
         }
         for (id, message) in failures.withLock({ $0 }) { onError(id, message) }
         for (id, _, effects) in results where !effects.isEmpty { onEffects(id, effects) }
-        return updates.count
+        return updates.count + newlyUnreadable.withLock { $0 }
     }
 
     /// Processes until no event is pending and no timer is due.

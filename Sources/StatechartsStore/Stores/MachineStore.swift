@@ -86,14 +86,19 @@ public struct ClaimRequest: Sendable {
     /// The journal position up to which the caller holds each machine in memory, if it does: a
     /// machine whose row says the same needs no replay.
     public var cachedSequence: @Sendable (String) -> Int64?
+    /// Machines not to claim: those the caller found it cannot read back (their snapshot no
+    /// longer decodes with its chart), so that they do not hold up the others.
+    public var excluded: Set<String>
 
     /// A request from its parts.
     public init(
-        now: Int64, machineLimit: Int, eventLimit: Int, cachedSequence: @escaping @Sendable (String) -> Int64?
+        now: Int64, machineLimit: Int, eventLimit: Int, excluded: Set<String> = [],
+        cachedSequence: @escaping @Sendable (String) -> Int64?
     ) {
         self.now = now
         self.machineLimit = machineLimit
         self.eventLimit = eventLimit
+        self.excluded = excluded
         self.cachedSequence = cachedSequence
     }
 }

@@ -286,16 +286,20 @@ public final class PostgresMachineStore: MachineStore {
     ) async throws -> [MachineRow] {
         var rows: [MachineRow] = []
         let scan = request.machineLimit * 16
+        let excluded = request.excluded.sorted()
         rows += try await lock(
             connection,
             candidates: """
-                SELECT machine_id FROM statechart_journal WHERE sequence IS NULL ORDER BY position LIMIT \(scan)
+                SELECT machine_id FROM statechart_journal
+                WHERE sequence IS NULL AND NOT (machine_id = ANY(\(excluded)::text[])) ORDER BY position LIMIT \(scan)
                 """, limit: request.machineLimit, excluding: [], logger)
         if rows.count < request.machineLimit {
             rows += try await lock(
                 connection,
                 candidates: """
-                    SELECT machine_id FROM statechart_timers WHERE due_at <= \(request.now) ORDER BY due_at LIMIT \(scan)
+                    SELECT machine_id FROM statechart_timers
+                    WHERE due_at <= \(request.now) AND NOT (machine_id = ANY(\(excluded)::text[]))
+                    ORDER BY due_at LIMIT \(scan)
                     """, limit: request.machineLimit - rows.count, excluding: rows.map(\.id), logger)
         }
         return rows

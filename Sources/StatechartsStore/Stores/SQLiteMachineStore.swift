@@ -216,6 +216,7 @@ public struct SQLiteMachineStore: MachineStore {
                     """))
         while let row = try rows.next() {
             let machine: String = row[1]
+            if request.excluded.contains(machine) { continue }
             let event = PendingEvent(position: row[0], eventID: row[2] ?? "", payload: row[3] ?? "")
             if var events = pending[machine] {
                 if events.count < request.eventLimit {
@@ -237,7 +238,7 @@ public struct SQLiteMachineStore: MachineStore {
                     sql: "SELECT machine_id FROM statechart_timers WHERE due_at <= ? ORDER BY due_at LIMIT ?"),
                 arguments: [request.now, request.machineLimit * 2])
             while ids.count < request.machineLimit, let id = try due.next() {
-                if seen.insert(id).inserted { ids.append(id) }
+                if !request.excluded.contains(id), seen.insert(id).inserted { ids.append(id) }
             }
         }
         return (ids, pending)
