@@ -9,6 +9,10 @@
 #                   (Debian: apt-get install valgrind): the stable figure beside the times, which
 #                   move by tens of percent between runs on a shared machine. Each case runs twice,
 #                   with 2,000 and 22,000 events; the difference divided by 20,000 cancels start-up.
+#   (always)        Qt SCXML, the field's C++ anchor, on the same flat and hierarchical charts and
+#                   uSCXML's Transitions.4 and LCCA.4, in the same run (Scripts/qt-benchmark.sh:
+#                   qscxmlc and g++, Debian's qt6-scxml-dev installed when missing, skipped with a
+#                   message where it cannot be), as ratios to the same-run switch.
 #   --scale         instead, holds COUNT (1,000,000) `StatechartActor`s on the real clock, each
 #                   re-arming a ten-second timeout, for 25 s: memory per machine, and how many
 #                   timeouts fired of those due.
@@ -54,6 +58,13 @@ if [[ "$instructions" == 1 ]]; then
     printf '%s\t%s\n' "$name" "$(( (large - small) / 20000 ))" >>"$results/instructions.tsv"
     echo "instructions: $name $(( (large - small) / 20000 ))" >&2
   done
+fi
+
+# Qt SCXML in the same run, when Qt can be installed (skipped with a message otherwise).
+if [[ "$instructions" == 1 ]]; then
+  ../Scripts/qt-benchmark.sh "$results" --instructions
+else
+  ../Scripts/qt-benchmark.sh "$results"
 fi
 
 swift run -c release --quiet BenchmarkReport "$results"

@@ -67,8 +67,31 @@ struct BenchmarkReport {
 
         func format(_ value: Double, digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
 
+        // Qt SCXML in the same run (`Scripts/qt-benchmark.sh`): `qt.tsv`, one `NAME<TAB>VALUE` per
+        // line, nanoseconds per event or entries of `mark` per second.
+        var qt: [String: Double] = [:]
+        if let text = try? String(contentsOf: folder.appendingPathComponent("qt.tsv"), encoding: .utf8) {
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: "\t")
+                if fields.count == 2, let value = Double(fields[1]) { qt[String(fields[0])] = value }
+            }
+        }
+
         var lines: [String] = []
         var outcomes: [(String, Bool)] = []
+
+        /// Appends a table after a blank line: its header and rule, with the instruction columns
+        /// when instructions were counted, then its rows; nothing when it has no rows.
+        func appendTable(_ columns: [String], rule: String, instructionColumns: [String], rows: [String]) {
+            guard !rows.isEmpty else { return }
+            var header = "| " + columns.joined(separator: " | ") + " |"
+            var rule = rule
+            if counted {
+                header += " " + instructionColumns.joined(separator: " | ") + " |"
+                rule += String(repeating: "---:|", count: instructionColumns.count)
+            }
+            lines += ["", header, rule] + rows
+        }
 
         // MARK: Per event
 
@@ -107,6 +130,35 @@ struct BenchmarkReport {
             }
             lines.append(row)
         }
+
+        // MARK: Qt SCXML, same run
+
+        var qtLines: [String] = []
+        for (name, label) in [("flat-3", "Flat, 3-state cycle"), ("hierarchy-5", "Hierarchical, leaves 5 levels deep")]
+        {
+            guard let qtNs = qt[name], let ours = perEvent[name],
+                let switchNs = median("baseline/\(name)", "wallClock").map({ $0 / eventsPerIteration })
+            else { continue }
+            var cells = [
+                label, format(qtNs, digits: 1), format(qtNs / switchNs) + "x", format(ours, digits: 2),
+                format(ours / switchNs) + "x", format(qtNs / ours) + "x",
+            ]
+            if counted {
+                cells += [instructionCell("qt/\(name)"), instructionCell("statechart/\(name)")]
+                cells.append(
+                    instructions["qt/\(name)"].flatMap { theirs in
+                        instructions["statechart/\(name)"].map { format(theirs / $0) + "x" }
+                    } ?? "—")
+            }
+            qtLines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        appendTable(
+            [
+                "Qt SCXML (qscxmlc), same run", "Qt ns/event", "Qt ratio to switch", "Statechart ns/event",
+                "Statechart ratio to switch", "Qt / Statechart",
+            ], rule: "|---|---:|---:|---:|---:|---:|",
+            instructionColumns: ["Qt instructions/event", "Statechart instructions/event", "Instruction ratio"],
+            rows: qtLines)
 
         // MARK: Timers
 
@@ -154,17 +206,10 @@ struct BenchmarkReport {
             }
             playerLines.append("| " + cells.joined(separator: " | ") + " |")
         }
-        if !playerLines.isEmpty {
-            lines.append("")
-            var header =
-                "| Media player, a cycle of 10 events | ns/event | Ratio to switch | Ratio to DSL | Allocations/event |"
-            var rule = "|---|---:|---:|---:|---:|"
-            if counted {
-                header += " Instructions/event | Instruction ratio to DSL |"
-                rule += "---:|---:|"
-            }
-            lines += [header, rule] + playerLines
-        }
+        appendTable(
+            ["Media player, a cycle of 10 events", "ns/event", "Ratio to switch", "Ratio to DSL", "Allocations/event"],
+            rule: "|---|---:|---:|---:|---:|", instructionColumns: ["Instructions/event", "Instruction ratio to DSL"],
+            rows: playerLines)
 
         // MARK: Live machines
 
@@ -226,17 +271,10 @@ struct BenchmarkReport {
                 "`StatechartActor.send` from another task, \(chart.label)", "actor/\(chart.name)",
                 reference: actorReference, referenceInstructions: actorInstructions, limit: 1.5)
         }
+        appendTable(
+            ["Live machine", "ns/event", "Ratio", "Target", "Allocations/event"], rule: "|---|---:|---:|---|---:|",
+            instructionColumns: ["Instructions/event", "Instruction ratio"], rows: liveLines)
         if !liveLines.isEmpty {
-            lines.append("")
-            var header = "| Live machine | ns/event | Ratio | Target | Allocations/event |"
-            var rule = "|---|---:|---:|---|---:|"
-            if counted {
-                header += " Instructions/event | Instruction ratio |"
-                rule += "---:|---:|"
-            }
-            lines.append(header)
-            lines.append(rule)
-            lines += liveLines
             if let emptyActor {
                 var note =
                     "\nRatios: `IsolatedStatechart` to `StateMachine.send` of the same chart; `StatechartActor` to `StateMachine.send` plus an empty actor call from another task (\(format(emptyActor, digits: 2)) ns"
@@ -300,12 +338,24 @@ struct BenchmarkReport {
             } else {
                 row += " | — | — |"
             }
+            if !qt.isEmpty {
+                row +=
+                    qt[name].map { " \(String(format: "%.2e", $0)) | \(format(entriesPerSecond / $0))x |" }
+                    ?? " — | — |"
+            }
             uscxml.append(row)
         }
         if !uscxml.isEmpty {
             lines.append("")
-            lines.append("| uSCXML chart | Entries of `mark` per second | uSCXML (published) | Ratio |")
-            lines.append("|---|---:|---:|---:|")
+            if qt.isEmpty {
+                lines.append("| uSCXML chart | Entries of `mark` per second | uSCXML (published) | Ratio |")
+                lines.append("|---|---:|---:|---:|")
+            } else {
+                lines.append(
+                    "| uSCXML chart | Entries of `mark` per second | uSCXML (published) | Ratio | Qt SCXML (same run) | Ratio to Qt |"
+                )
+                lines.append("|---|---:|---:|---:|---:|---:|")
+            }
             lines += uscxml
         }
 
