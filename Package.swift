@@ -299,7 +299,10 @@ let package = Package(
         // Durable machines on SQLite, and on PostgreSQL where a server is configured.
         .testTarget(
             name: "StatechartsStoreTests",
-            dependencies: ["StatechartsStore", "Statecharts"]),
+            dependencies: [
+                "StatechartsStore", "Statecharts",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            ]),
         // End-to-end tests of the `statechart` binary.
         .testTarget(
             name: "StatechartToolTests",

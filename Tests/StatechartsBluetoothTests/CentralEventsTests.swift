@@ -5,7 +5,7 @@ import StatechartsBluetooth
 import Testing
 
 /// A central's reports reach every subscriber, each on its own stream, starting from what the central knows.
-@Suite("Events for many", .timeLimit(.minutes(1)))
+@Suite("Events for many", .timeLimit(.minutes(3)))
 struct CentralEventsTests {
     typealias Rig = ConnectionRig
 

@@ -4,7 +4,7 @@ import StatechartsBluetooth
 import Testing
 
 /// Each path of the connection chart, and each fault, on a test clock.
-@Suite("The Bluetooth LE connection", .timeLimit(.minutes(1)))
+@Suite("The Bluetooth LE connection", .timeLimit(.minutes(3)))
 struct ConnectionTests {
     typealias Rig = ConnectionRig
 

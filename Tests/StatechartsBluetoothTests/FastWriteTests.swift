@@ -5,7 +5,7 @@ import StatechartsBluetooth
 import Testing
 
 /// Writes without response, paced by the central's flow control, on a link with air time.
-@Suite("Fast writes", .timeLimit(.minutes(1)))
+@Suite("Fast writes", .timeLimit(.minutes(3)))
 struct FastWriteTests {
     typealias Rig = ConnectionRig
 

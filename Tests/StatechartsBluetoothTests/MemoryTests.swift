@@ -4,7 +4,7 @@ import StatechartsBluetooth
 import Testing
 
 /// The paired peripheral and what the app notes per device, kept in a file across launches.
-@Suite("Peripheral memory", .timeLimit(.minutes(1)))
+@Suite("Peripheral memory", .timeLimit(.minutes(3)))
 struct MemoryTests {
     typealias Rig = ConnectionRig
 

@@ -5,7 +5,7 @@ import Testing
 @testable import StatechartsBluetooth
 
 /// Messages over the simulated link: sizes, lengths, overlapping requests, faults.
-@Suite("Messaging", .timeLimit(.minutes(1)))
+@Suite("Messaging", .timeLimit(.minutes(3)))
 struct MessagingTests {
     typealias Rig = ConnectionRig
 

@@ -4,7 +4,7 @@ import StatechartsBluetooth
 import Testing
 
 /// Choosing a device: the nearby list, its filter and aging, the user's pick, and the pairing policies.
-@Suite("Choosing a device", .timeLimit(.minutes(1)))
+@Suite("Choosing a device", .timeLimit(.minutes(3)))
 struct PickerTests {
     typealias Rig = ConnectionRig
 
