@@ -34,14 +34,21 @@ Scripts/system-libraries.sh
 work="$(mktemp -d /tmp/statecharts-durability.XXXXXX)"
 trap 'jobs -p | xargs -r kill -9 2>/dev/null || true; rm -rf "$work"' EXIT
 
+# build [OPTIONS]: builds the worker quietly, and shows the build's output when it fails.
+build() {
+  if ! swift build "$@" --product statechart-durability >"$work/build.log" 2>&1; then
+    cat "$work/build.log" >&2
+    echo "durability.sh: building statechart-durability failed" >&2
+    exit 1
+  fi
+  tool="$(swift build "$@" --show-bin-path)/statechart-durability"
+}
 if [[ $bench == 1 ]]; then
   [[ $events == 60000 ]] && events=100000
   [[ $machines == 2000 ]] && machines=10000
-  swift build -c release --product statechart-durability >/dev/null
-  tool="$(swift build -c release --show-bin-path)/statechart-durability"
+  build -c release
 else
-  swift build --product statechart-durability >/dev/null
-  tool="$(swift build --show-bin-path)/statechart-durability"
+  build
 fi
 
 # crash_test LABEL STORE WORKERS: workers killed and restarted KILLS times, then the check.

@@ -174,12 +174,13 @@ where
             now: now, machineLimit: options.machinesPerBatch, eventLimit: options.eventsPerMachine,
             excluded: unreadable.withLock { $0 }, cachedSequence: { id in cache.withLock { $0[id]?.sequence } })
         let updates = try await store.process(request) { claimed in
+            let decoder = JSONDecoder()
             var updates: [MachineUpdate] = []
             updates.reserveCapacity(claimed.count)
             for machine in claimed {
                 let applied: (MachineUpdate, CachedMachine, [MachineEffect<State, Event, Context>], [String])?
                 do {
-                    applied = try self.apply(machine, now: now)
+                    applied = try self.apply(machine, now: now, decoder: decoder)
                 } catch {
                     // A machine that cannot be read back keeps its work, and is not claimed again
                     // by this object; the others go on.
@@ -220,9 +221,10 @@ where
     /// Applies a claimed machine's work to it: the machine from memory or rebuilt from its
     /// snapshot and journal, then started if new, then its pending events, each at the time now
     /// in the machine, or only the passing of time when it has none. Nil when the machine has no
-    /// work left: no event pending and no timer due, as when another worker did it first.
+    /// work left: no event pending and no timer due, as when another worker did it first. One
+    /// `decoder` serves the whole transaction.
     func apply(
-        _ claimed: ClaimedMachine, now: Int64
+        _ claimed: ClaimedMachine, now: Int64, decoder: JSONDecoder
     ) throws(StoreError) -> (MachineUpdate, CachedMachine, [MachineEffect<State, Event, Context>], [String])? {
         let row = claimed.record
         var machine: Machine
@@ -247,7 +249,6 @@ where
             newEntries.append(JournalEntry(sequence: sequence, kind: .start, time: time))
             if let problem = Self.replay(.start, time: time, event: nil, on: &machine) { problems.append(problem) }
         }
-        let decoder = JSONDecoder()
         for pending in claimed.pending {
             sequence += 1
             applied.append(.init(position: pending.position, sequence: sequence, time: time))
