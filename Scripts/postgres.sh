@@ -9,6 +9,10 @@
 # Where PostgreSQL cannot be installed, it says so on stderr and exits with status 1.
 set -euo pipefail
 
+# Only the URL goes to standard output: whatever the tools print on the way (pg_ctlcluster says
+# "Removed stale pid file." when a previous server was killed) goes to standard error.
+exec 3>&1 1>&2
+
 sudo=""
 if [[ "$(id -u)" != "0" ]]; then sudo="sudo"; fi
 
@@ -44,4 +48,4 @@ if [[ "$(as_postgres psql -qtAc "SELECT 1 FROM pg_database WHERE datname = 'stat
   as_postgres createdb -O statecharts statecharts
 fi
 port="$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" { print $3 }')"
-echo "postgres://statecharts:statecharts@127.0.0.1:$port/statecharts"
+echo "postgres://statecharts:statecharts@127.0.0.1:$port/statecharts" >&3
