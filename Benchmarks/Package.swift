@@ -23,7 +23,11 @@ let package = Package(
             plugins: [.plugin(name: "StatechartsGenerator", package: rootPackage)]),
         // A plain loop over one case, for profilers (perf, valgrind --tool=callgrind).
         .executableTarget(
-            name: "Profile", dependencies: ["BenchmarkCharts", .product(name: "Statecharts", package: rootPackage)]),
+            name: "Profile",
+            dependencies: [
+                "BenchmarkCharts", .product(name: "Statecharts", package: rootPackage),
+                .product(name: "StatechartsSCXML", package: rootPackage),
+            ]),
         .executableTarget(
             name: "EngineBenchmarks",
             dependencies: [

@@ -60,7 +60,7 @@ where Event.Kind: Hashable {
     ) {
         self.scopeOperations = scopeOperations
         self.layout = layout
-        tables = ChartTables(layout)
+        tables = ChartTables(layout, announcesEvents: binder != nil)
         self.kindMap = kindMap
         self.states = states
         self.stateIndices = stateIndices

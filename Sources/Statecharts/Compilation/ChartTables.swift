@@ -68,6 +68,28 @@ final class ChartTables: @unchecked Sendable {
     /// For each transition with an entry plan whose states need nothing on entry but to join the
     /// configuration: the plan as a mask; otherwise 0, and the plan is walked.
     @usableFromInline let entryMasks: UnsafeMutablePointer<UInt64>
+    /// For the quick step, each transition with an entry plan whose states need nothing on entry
+    /// but to join the configuration and arm their timeouts: the plan as a mask, with
+    /// ``touchesTimeoutsBit`` set when a state it may exit or enters has timeouts; otherwise 0.
+    @usableFromInline let quickEntryMasks: UnsafeMutablePointer<UInt64>
+    /// The bit of a quick entry mask that says that the transition cancels or arms timeouts: no
+    /// state's bit, as the quick step takes charts of at most 63 states.
+    @usableFromInline static let touchesTimeoutsBit: UInt64 = 1 << 63
+    /// For each transition whose quick entry mask is not 0: the subtree of its domain as a mask,
+    /// the states it exits when they are active; otherwise 0.
+    @usableFromInline let exitMasks: UnsafeMutablePointer<UInt64>
+    /// The states with timeouts (`After`), as a mask.
+    @usableFromInline let timeoutStateMask: UInt64
+    /// States whose exit does more than leave the configuration and cancel their timeouts.
+    @usableFromInline let quickExitWorkMask: UInt64
+    /// Whether ``StateMachine/send(_:)`` may take the quick step in every configuration of the
+    /// chart: at most 63 states, a dense dispatch table, no parallel state (so that the
+    /// configuration is one chain whose atomic state is its highest member), and no data model to
+    /// tell of each event.
+    @usableFromInline let allowsQuickSteps: Bool
+    /// The atomic states whose chain of ancestors has eventless transitions, as a mask: after a
+    /// microstep, eventless transitions need a search only when the new atomic state is one.
+    @usableFromInline let eventlessAtomicMask: UInt64
 
     // MARK: Summaries
 
@@ -80,7 +102,9 @@ final class ChartTables: @unchecked Sendable {
 
     private var allocations: [UnsafeMutableRawPointer] = []
 
-    init(_ layout: ChartLayout) {
+    /// Builds the tables of `layout`; `announcesEvents` when a data model is told of each event,
+    /// which the quick step does not do.
+    init(_ layout: ChartLayout, announcesEvents: Bool) {
         var owned: [UnsafeMutableRawPointer] = []
         func copy<Element>(_ array: [Element]) -> UnsafeMutablePointer<Element> {
             let pointer = UnsafeMutablePointer<Element>.allocate(capacity: max(array.count, 1))
@@ -130,7 +154,10 @@ final class ChartTables: @unchecked Sendable {
         isSmall = layout.stateCount <= 64
         var subtree = [UInt64](repeating: 0, count: layout.stateCount)
         var exitWork: UInt64 = 0
+        var quickExitWork: UInt64 = 0
+        var timeoutStates: UInt64 = 0
         var entry = [UInt64](repeating: 0, count: layout.transitionCount)
+        var quickEntry = [UInt64](repeating: 0, count: layout.transitionCount)
         if layout.stateCount <= 64 {
             for state in 0..<layout.stateCount {
                 let end = Int(layout.subtreeEnds[state])
@@ -141,10 +168,15 @@ final class ChartTables: @unchecked Sendable {
                 ]) {
                     exitWork |= 1 << UInt64(state)
                 }
+                if !flags.isDisjoint(with: [.hasExitActions, .hasStateData, .hasHistoryChildren, .hasInvocations]) {
+                    quickExitWork |= 1 << UInt64(state)
+                }
+                if flags.contains(.hasTimeouts) { timeoutStates |= 1 << UInt64(state) }
             }
             for transition in 0..<layout.transitionCount where layout.hasEntryPlan[transition] {
                 var mask: UInt64 = 0
                 var simple = true
+                var quick = true
                 for position in Int(layout.entryPlanOffsets[transition])..<Int(layout.entryPlanOffsets[transition + 1])
                 {
                     let entry = layout.entryPlans[position]
@@ -152,14 +184,30 @@ final class ChartTables: @unchecked Sendable {
                     let flags = layout.stateFlags[state]
                     let defaultAction = entry & ChartLayout.defaultEntryBit != 0 && flags.contains(.hasInitialAction)
                     if !flags.isDisjoint(with: .entryWork) || defaultAction { simple = false }
+                    if !flags.subtracting(.hasTimeouts).isDisjoint(with: .entryWork) || defaultAction { quick = false }
                     mask |= 1 << UInt64(state)
                 }
                 if simple { entry[transition] = mask }
+                if quick { quickEntry[transition] = mask }
             }
         }
         subtreeMasks = copy(subtree)
         exitWorkMask = exitWork
         entryMasks = copy(entry)
+        let exits = (0..<layout.transitionCount).map { transition in
+            quickEntry[transition] == 0 ? 0 : subtree[Int(layout.staticDomains[transition])]
+        }
+        for transition in 0..<layout.transitionCount
+        where (quickEntry[transition] | exits[transition]) & timeoutStates != 0 {
+            quickEntry[transition] |= Self.touchesTimeoutsBit
+        }
+        quickEntryMasks = copy(quickEntry)
+        exitMasks = copy(exits)
+        timeoutStateMask = timeoutStates
+        quickExitWorkMask = quickExitWork
+        allowsQuickSteps =
+            layout.stateCount < 64 && isDense && layout.maximumActiveAtomicStates == 1 && !announcesEvents
+        eventlessAtomicMask = isSmall ? layout.atomicMask.word(0) & layout.eventlessChainMask.word(0) : ~0
         hasEventlessTransitions = layout.hasEventlessTransitions
         maximumActiveAtomicStates = layout.maximumActiveAtomicStates
         historySlotCount = layout.historySlotCount

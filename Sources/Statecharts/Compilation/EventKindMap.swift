@@ -6,10 +6,11 @@
 /// no hashing. Otherwise lookup goes through a dictionary of kinds, then one of names.
 @usableFromInline
 struct EventKindMap<Event: StatechartEvent> where Event.Kind: Hashable {
-    /// Whether `Kind`'s byte is its index (verified for every kind in `allKinds`).
-    @usableFromInline let readsDiscriminator: Bool
-    /// How many kinds the discriminator can name.
+    /// How many kinds the discriminator can name: the number of kinds when `Kind`'s byte is its
+    /// index (verified for every kind), otherwise 0, so that one comparison decides.
     @usableFromInline let discriminatorCount: Int
+    /// Whether `Kind`'s byte is its index (verified for every kind in `allKinds`).
+    var readsDiscriminator: Bool { discriminatorCount > 0 }
     @usableFromInline let byKind: [Event.Kind: Int32]
     @usableFromInline let byName: [String: Int32]
 
@@ -25,7 +26,6 @@ struct EventKindMap<Event: StatechartEvent> where Event.Kind: Hashable {
             }
             if size == 0 && userKinds.count != 1 { verified = false }
         }
-        readsDiscriminator = verified
         discriminatorCount = verified ? userKinds.count : 0
     }
 
@@ -40,10 +40,8 @@ struct EventKindMap<Event: StatechartEvent> where Event.Kind: Hashable {
     @inlinable
     func index(of event: Event) -> Int32 {
         let kind = event.kind
-        if readsDiscriminator {
-            let byte = Self.discriminator(of: kind)
-            if byte < discriminatorCount { return Int32(truncatingIfNeeded: byte) }
-        }
+        let byte = Self.discriminator(of: kind)
+        if byte < discriminatorCount { return Int32(truncatingIfNeeded: byte) }
         return slowIndex(of: kind)
     }
 

@@ -282,11 +282,14 @@ extension StateMachine {
         signal: UnsafePointer<Signal<Event>>?, _ body: (inout Scope<State, Event, Context>) -> Result
     ) -> Result {
         unowned(unsafe) let operations = chart.scopeOperations
-        return withUnsafeMutablePointer(to: &self) { machine in
-            withUnsafeMutablePointer(to: &machine.pointee.storedContext) { context in
+        // The pointers go to the user's closures through the scope, which reads and writes the
+        // machine and its context through them, never past them: a stack protector would only add
+        // a check to every event.
+        return _withUnprotectedUnsafeMutablePointer(to: &self) { machine in
+            _withUnprotectedUnsafeMutablePointer(to: &machine.pointee.storedContext) { context in
                 var scope = Scope(
                     context: context, signal: signal, machine: UnsafeMutableRawPointer(machine), operations: operations)
-                return body(&scope)
+                return _withUnprotectedUnsafeMutablePointer(to: &scope) { body(&$0.pointee) }
             }
         }
     }

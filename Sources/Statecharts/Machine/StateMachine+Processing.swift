@@ -42,7 +42,11 @@ extension StateMachine {
         withUnsafeMutablePointer(to: &initial) { pointer in
             takeMicrostep(UnsafeMutableBufferPointer(start: pointer, count: 1), signal: nil, observer: &observer)
         }
-        try runToCompletion(microsteps: 1, observer: &observer)
+        // As after an event's microstep: nothing can follow unless the chart has eventless
+        // transitions, something was queued or armed, or the machine finished.
+        if chart.tables.hasEventlessTransitions || extras != nil || currentStatus != .running {
+            try runToCompletion(microsteps: 1, observer: &observer)
+        }
     }
 
     // MARK: - Sending
@@ -61,8 +65,46 @@ extension StateMachine {
     @discardableResult
     @inlinable
     public mutating func send(_ event: Event) throws(MachineError<State, Event>) -> Bool {
+        unowned(unsafe) let tables = chart.tables
+        if tables.allowsQuickSteps && currentStatus == .running && extras?.annex == nil {
+            let handled = takeQuickStep(event)
+            // Done unless the step left work behind: an event queued or something else in the
+            // annex, a timer due, the machine finished, eventless transitions to search (after an
+            // unhandled event too: a step stopped at the microstep limit left some), or an
+            // unhandled event to reject.
+            if hasNothingPending && currentStatus == .running && active.first & tables.eventlessAtomicMask == 0
+                && (handled || unhandledEvents == .ignore)
+            {
+                return handled
+            }
+            return try finishSend(event, handled: handled)
+        }
+        return try sendWithoutObserver(event)
+    }
+
+    /// Whether nothing waits for the rest of a step: no annex (queued events, invocations,
+    /// effects) and no timer due.
+    @inlinable
+    @inline(__always)
+    var hasNothingPending: Bool {
+        guard let extras else { return true }
+        return extras.annex == nil && extras.timers.firstDeadline > time
+    }
+
+    /// ``send(_:observer:)`` without an observer, kept out of line so that the quick step inlined
+    /// where events are sent stays small.
+    @inlinable @inline(never)
+    mutating func sendWithoutObserver(_ event: Event) throws(MachineError<State, Event>) -> Bool {
         var observer = NoObserver<State, Event>()
         return try send(event, observer: &observer)
+    }
+
+    /// Completes a quick step that left work behind.
+    @inlinable @inline(never)
+    mutating func finishSend(_ event: Event, handled: Bool) throws(MachineError<State, Event>) -> Bool {
+        var observer = NoObserver<State, Event>()
+        try finishSend(event, handled: handled, observer: &observer)
+        return handled
     }
 
     /// Processes `event` to completion, reporting every step to `observer`.
@@ -80,6 +122,16 @@ extension StateMachine {
         announce(signal, origin: .external, observer: &observer)
         if extras?.annex?.liveInvocations.isEmpty == false { runExternalEventHooks(for: signal) }
         let handled = reactOrReport(to: signal, origin: .external, observer: &observer)
+        try finishSend(event, handled: handled, observer: &observer)
+        return handled
+    }
+
+    /// What follows the microstep of an external event: the rejection of an unhandled one, then
+    /// the rest of the step (eventless transitions, queued events, due timers).
+    @inlinable
+    mutating func finishSend<Observer: MachineObserver>(
+        _ event: Event, handled: Bool, observer: inout Observer
+    ) throws(MachineError<State, Event>) where Observer.State == State, Observer.Event == Event {
         if !handled && unhandledEvents == .reject {
             if extras?.hasInternalEvents == true { try runToCompletion(microsteps: 0, observer: &observer) }
             throw .unhandledEvent(event, configuration: activeStates)
@@ -89,7 +141,6 @@ extension StateMachine {
         if chart.tables.hasEventlessTransitions || extras != nil || currentStatus != .running {
             try runToCompletion(microsteps: handled ? 1 : 0, observer: &observer)
         }
-        return handled
     }
 
     /// Sends `event` and returns the microsteps it caused.
@@ -320,7 +371,8 @@ extension StateMachine {
         for word in 0..<tables.wordCount {
             var bits = active.word(word) & tables.atomicMask[word]
             while bits != 0 {
-                var state = (word &<< 6) &+ bits.trailingZeroBitCount
+                let atomic = (word &<< 6) &+ bits.trailingZeroBitCount
+                var state = atomic
                 bits &= bits &- 1
                 search: while state >= 0 {
                     if kind >= 0, tables.isDense {
@@ -328,7 +380,10 @@ extension StateMachine {
                         var position = Int(tables.dispatchOffsets[slot])
                         let end = Int(tables.dispatchOffsets[slot &+ 1])
                         while position < end {
-                            if select(tables.dispatchList[position], signal: signal, buffer: buffer, count: &count) {
+                            if select(
+                                tables.dispatchList[position], signal: signal, buffer: buffer, count: &count,
+                                mayRepeat: state != atomic)
+                            {
                                 break search
                             }
                             position &+= 1
@@ -378,13 +433,17 @@ extension StateMachine {
         for word in 0..<tables.wordCount {
             var bits = active.word(word) & tables.atomicMask[word] & tables.eventlessChainMask[word]
             while bits != 0 {
-                var state = (word &<< 6) &+ bits.trailingZeroBitCount
+                let atomic = (word &<< 6) &+ bits.trailingZeroBitCount
+                var state = atomic
                 bits &= bits &- 1
                 search: while state >= 0 {
                     var position = Int(tables.eventlessOffsets[state])
                     let end = Int(tables.eventlessOffsets[state &+ 1])
                     while position < end {
-                        if select(tables.eventless[position], signal: nil, buffer: buffer, count: &count) {
+                        if select(
+                            tables.eventless[position], signal: nil, buffer: buffer, count: &count,
+                            mayRepeat: state != atomic)
+                        {
                             break search
                         }
                         position &+= 1
@@ -398,17 +457,22 @@ extension StateMachine {
 
     /// Adds `transition` to the selection if its guard holds.
     ///
+    /// `mayRepeat` when the transition belongs to an ancestor of the atomic state, which another
+    /// atomic state of a parallel state may have selected already: it is then selected once.
+    ///
     /// - Returns: Whether the transition is enabled (so the search for this atomic state stops).
     @inlinable
     @inline(__always)
     mutating func select(
         _ transition: Int32, signal: UnsafePointer<Signal<Event>>?,
-        buffer: UnsafeMutableBufferPointer<EnabledTransition>, count: inout Int
+        buffer: UnsafeMutableBufferPointer<EnabledTransition>, count: inout Int, mayRepeat: Bool = true
     ) -> Bool {
-        var index = 0
-        while index < count {
-            if buffer[index].transition == transition { return true }
-            index &+= 1
+        if mayRepeat {
+            var index = 0
+            while index < count {
+                if buffer[index].transition == transition { return true }
+                index &+= 1
+            }
         }
         let condition = Int(chart.tables.guards[Int(transition)])
         if condition >= 0, !evaluateGuard(condition, transition: Int(transition), signal: signal) { return false }
@@ -439,13 +503,20 @@ extension StateMachine {
     /// selection order. Two exit sets intersect exactly when the transitions' domains are the same
     /// or one contains the other, so the test is index arithmetic.
     @inlinable
-    mutating func removeConflictingTransitions(
+    func removeConflictingTransitions(
         _ buffer: UnsafeMutableBufferPointer<EnabledTransition>, count: Int
     ) -> Int {
         unowned(unsafe) let tables = chart.tables
         let sources = tables.sources
         let subtreeEnds = tables.subtreeEnds
-        for index in 0..<count { buffer[index].domain = domain(of: buffer[index].transition) }
+        let staticDomains = tables.staticDomains
+        for index in 0..<count {
+            // The static domain read in place: calling `domain(of:)` for each transition copied
+            // the whole machine for each call.
+            let transition = buffer[index].transition
+            let known = staticDomains[Int(transition)]
+            buffer[index].domain = known != ChartLayout.dynamicDomain ? known : domain(of: transition)
+        }
         var filtered = 0
         for index in 0..<count {
             let candidate = buffer[index]

@@ -160,12 +160,12 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     func kindIndex(of event: Event) -> Int32 {
         // Reads the two flags in place: calling a method on `kindMap` would copy it, retaining
         // its dictionaries on every event.
+        // `discriminatorCount` is 0 unless the discriminator was verified to be the index, so
+        // one comparison decides.
         unowned(unsafe) let storage = chart
         let kind = event.kind
-        if storage.kindMap.readsDiscriminator {
-            let byte = EventKindMap<Event>.discriminator(of: kind)
-            if byte < storage.kindMap.discriminatorCount { return Int32(truncatingIfNeeded: byte) }
-        }
+        let byte = EventKindMap<Event>.discriminator(of: kind)
+        if byte < storage.kindMap.discriminatorCount { return Int32(truncatingIfNeeded: byte) }
         return storage.kindMap.slowIndex(of: kind)
     }
 

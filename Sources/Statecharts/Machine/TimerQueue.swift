@@ -36,6 +36,13 @@ struct TimerQueue<Event> {
     }
 
     /// Adds a timer.
+    /// The deadline of the first timer; `Int64.max` when there is none.
+    @inlinable
+    var firstDeadline: Int64 {
+        if hasSole { return sole.deadline }
+        return heap.isEmpty ? .max : heap[0].deadline
+    }
+
     @inlinable
     mutating func insert(_ timer: PendingTimer<Event>) {
         if heap.isEmpty {

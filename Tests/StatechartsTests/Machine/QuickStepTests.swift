@@ -1,0 +1,171 @@
+import Statecharts
+import StatechartsTesting
+import Testing
+
+/// `send(_:)` takes a quick step (table reads and masks, inlined where the event is sent) when the
+/// chart has no parallel state and the machine has nothing queued; `send(_:observer:)` always takes
+/// the general path. Both must do the same thing on every step, whatever the chart holds: guards
+/// that hold, fail or throw, targetless transitions, actions that raise or send events, timeouts
+/// armed and cancelled, eventless transitions, entry and exit actions, history, final states,
+/// events the chart does not know, and both policies for unhandled events.
+@Suite struct QuickStepTests {
+    struct Refused: Error {}
+
+    /// A chart with a bit of everything the quick step handles or hands to the general path.
+    static func chart() throws -> TestChart {
+        try TestChart(initial: "idle") {
+            StateNode("idle") {
+                On("go", to: "busy")
+                On("count") { $0.context.counter += 1 }
+                On("maybe", to: "busy", guard: { $0.context.counter % 2 == 0 })
+                On("maybe") { $0.context.append("odd") }
+                On("boom", to: "busy", guard: { _ in throw Refused() })
+                On("raise") { $0.raise("go") }
+                On("later") { $0.send("go", after: .milliseconds(300)) }
+                On("noisy", to: "noisy")
+                On("pass", to: "pass")
+                On("finish", to: "end")
+                On("resume", to: "h")
+                On(named: "error.execution") { $0.context.append("error") }
+            }
+            StateNode("busy", initial: "b1") {
+                History("h", .shallow)
+                After(.seconds(2), to: "idle")
+                On("up", to: "idle")
+                StateNode("b1") {
+                    After(.seconds(1), to: "b2")
+                    On("next", to: "b2")
+                    On("count") { $0.context.counter += 10 }
+                }
+                StateNode("b2") {
+                    On("next", to: "b1")
+                    On("stay", to: "b2")
+                    On("inner", to: "b1", type: .internal)
+                }
+            }
+            StateNode("noisy") {
+                logged("noisy")
+                On("leave", to: "idle")
+                On("go", to: "busy")
+            }
+            StateNode("pass") {
+                Always(to: "idle") { $0.context.append("passed") }
+            }
+            Final("end")
+        }
+    }
+
+    static let events: [NamedEvent] = [
+        "go", "count", "maybe", "boom", "raise", "later", "noisy", "pass", "finish", "resume", "up", "next",
+        "stay", "inner", "leave", "unknown", "error.execution",
+    ]
+
+    /// What a step left behind, for comparing the two paths.
+    static func record(_ machine: TestMachine, handled: String) -> String {
+        "\(handled) \(machine.status) \(machine.configuration) \(machine.context.entries) \(machine.context.counter) "
+            + "timers \(machine.pendingTimerCount) next \(String(describing: machine.nextDeadline))"
+    }
+
+    /// Sends `event` through the quick path (`quick`) or the general one, and records the outcome.
+    static func step(_ machine: inout TestMachine, _ event: NamedEvent, quick: Bool) -> String {
+        do {
+            let handled: Bool
+            if quick {
+                handled = try machine.send(event)
+            } else {
+                var recorder = MachineRecorder<String, NamedEvent>()
+                handled = try machine.send(event, observer: &recorder)
+            }
+            return record(machine, handled: "\(handled)")
+        } catch {
+            return record(machine, handled: "threw \(error)")
+        }
+    }
+
+    @Test(
+        "the quick step and the general path agree on every step of random runs",
+        arguments: [UnhandledEventPolicy.ignore, .reject])
+    func quickAndGeneralAgree(policy: UnhandledEventPolicy) throws {
+        let chart = try Self.chart()
+        var generator = SplitMix64(seed: policy == .ignore ? 7 : 11)
+        var steps = 0
+        for _ in 0..<40 {
+            var quick = chart.makeMachine(context: Log(), unhandledEvents: policy)
+            var general = chart.makeMachine(context: Log(), unhandledEvents: policy)
+            try quick.start()
+            try general.start()
+            for _ in 0..<60 where quick.status == .running {
+                if generator.next() % 4 == 0 {
+                    let delay = Duration.milliseconds(Int(generator.next() % 1_500))
+                    try quick.advance(by: delay)
+                    try general.advance(by: delay)
+                }
+                let event = Self.events[Int(generator.next() % UInt64(Self.events.count))]
+                let viaQuick = Self.step(&quick, event, quick: true)
+                let viaGeneral = Self.step(&general, event, quick: false)
+                #expect(viaQuick == viaGeneral, "after \(event)")
+                if viaQuick != viaGeneral { return }
+                steps += 1
+            }
+        }
+        // The runs covered the paths that matter: timeouts armed and fired, a finished machine.
+        #expect(steps > 1_000)
+    }
+
+    @Test("on random charts, the quick step and the general path agree on every step", arguments: 0..<2)
+    func randomChartsAgree(batch: Int) throws {
+        var compared = 0
+        for seed in UInt64(batch * 500)..<UInt64(batch * 500 + 500) {
+            var random = SplitMix64(seed: seed)
+            guard let chart = try? RandomChartTests.chart(&random, seed: seed, faults: false) else { continue }
+            var quick = chart.makeMachine(context: Log())
+            var general = chart.makeMachine(context: Log())
+            let started = (try? quick.start()) != nil
+            var recorder = MachineRecorder<String, NamedEvent>()
+            #expect(started == ((try? general.start(observer: &recorder)) != nil), "seed \(seed)")
+            guard started else { continue }
+            for step in RandomChart.events(tape: random.tape(count: 24), count: 24) where quick.status == .running {
+                if step.after > 0 {
+                    let delay = Duration.milliseconds(step.after)
+                    let advancedQuick = (try? quick.advance(by: delay)) != nil
+                    let advancedGeneral = (try? general.advance(by: delay)) != nil
+                    guard advancedQuick && advancedGeneral else { break }
+                }
+                let viaQuick = Self.step(&quick, NamedEvent(step.name), quick: true)
+                let viaGeneral = Self.step(&general, NamedEvent(step.name), quick: false)
+                #expect(viaQuick == viaGeneral, "seed \(seed), after \(step.name)")
+                if viaQuick != viaGeneral { break }
+                compared += 1
+            }
+        }
+        #expect(compared > 3_000, "compared \(compared) steps")
+    }
+
+    @Test("a timeout armed by a quick step fires at its deadline, and leaving its state cancels it")
+    func timeoutsOfQuickSteps() throws {
+        var machine = try started(try Self.chart())
+        try machine.send("go")
+        #expect(machine.configuration == ["busy", "b1"])
+        #expect(machine.pendingTimerCount == 2)
+        #expect(machine.nextDeadline == .seconds(1))
+        try machine.send("up")
+        #expect(machine.pendingTimerCount == 0)
+        try machine.send("go")
+        try machine.advance(by: .seconds(1))
+        #expect(machine.configuration == ["busy", "b2"])
+        try machine.advance(by: .seconds(1))
+        #expect(machine.configuration == ["idle"])
+        #expect(machine.pendingTimerCount == 0)
+    }
+
+    @Test("an event raised by a quick step's action is processed before send returns")
+    func raisedEventsAreProcessed() throws {
+        var machine = try started(try Self.chart())
+        try machine.send("raise")
+        #expect(machine.configuration == ["busy", "b1"])
+        try machine.send("up")
+        try machine.send("boom")
+        #expect(machine.configuration == ["idle"])
+        #expect(machine.context.entries == ["error"])
+    }
+}
