@@ -12,8 +12,9 @@ extension StateMachine {
     /// those of the states entered armed, in document order. A transition whose exit set or entry
     /// set has other work to do (exit or entry actions, state data, history, invocations, a final
     /// state) or whose domain depends on history is handed, once selected, to the general
-    /// ``takeMicrostep(_:signal:observer:)`` out of line, so that no guard is evaluated twice. The caller finishes the step (eventless transitions, queued
-    /// events) as ``send(_:observer:)`` does.
+    /// ``takeMicrostep(_:signal:observer:)`` out of line, so that no guard is evaluated twice.
+    /// The caller finishes the step (eventless transitions, queued events) as
+    /// ``send(_:observer:)`` does.
     ///
     /// - Returns: Whether a transition was taken.
     @inlinable
