@@ -153,21 +153,16 @@ final class ChartTables: @unchecked Sendable {
         dispatchList = copy(layout.dispatch.list)
         isSmall = layout.stateCount <= 64
         var subtree = [UInt64](repeating: 0, count: layout.stateCount)
-        var exitWork: UInt64 = 0
         var quickExitWork: UInt64 = 0
         var timeoutStates: UInt64 = 0
         var entry = [UInt64](repeating: 0, count: layout.transitionCount)
         var quickEntry = [UInt64](repeating: 0, count: layout.transitionCount)
+        var exits = [UInt64](repeating: 0, count: layout.transitionCount)
         if layout.stateCount <= 64 {
             for state in 0..<layout.stateCount {
                 let end = Int(layout.subtreeEnds[state])
                 subtree[state] = StateSet.lowMask(through: end) & ~StateSet.lowMask(through: state)
                 let flags = layout.stateFlags[state]
-                if !flags.isDisjoint(with: [
-                    .hasExitActions, .hasTimeouts, .hasStateData, .hasHistoryChildren, .hasInvocations,
-                ]) {
-                    exitWork |= 1 << UInt64(state)
-                }
                 if !flags.isDisjoint(with: [.hasExitActions, .hasStateData, .hasHistoryChildren, .hasInvocations]) {
                     quickExitWork |= 1 << UInt64(state)
                 }
@@ -175,7 +170,6 @@ final class ChartTables: @unchecked Sendable {
             }
             for transition in 0..<layout.transitionCount where layout.hasEntryPlan[transition] {
                 var mask: UInt64 = 0
-                var simple = true
                 var quick = true
                 for position in Int(layout.entryPlanOffsets[transition])..<Int(layout.entryPlanOffsets[transition + 1])
                 {
@@ -183,24 +177,20 @@ final class ChartTables: @unchecked Sendable {
                     let state = Int(entry & ~ChartLayout.defaultEntryBit)
                     let flags = layout.stateFlags[state]
                     let defaultAction = entry & ChartLayout.defaultEntryBit != 0 && flags.contains(.hasInitialAction)
-                    if !flags.isDisjoint(with: .entryWork) || defaultAction { simple = false }
                     if !flags.subtracting(.hasTimeouts).isDisjoint(with: .entryWork) || defaultAction { quick = false }
                     mask |= 1 << UInt64(state)
                 }
-                if simple { entry[transition] = mask }
-                if quick { quickEntry[transition] = mask }
+                guard quick else { continue }
+                // Without timeouts among them, the states need nothing at all on entry.
+                if mask & timeoutStates == 0 { entry[transition] = mask }
+                let exit = subtree[Int(layout.staticDomains[transition])]
+                exits[transition] = exit
+                quickEntry[transition] = mask | ((mask | exit) & timeoutStates != 0 ? Self.touchesTimeoutsBit : 0)
             }
         }
         subtreeMasks = copy(subtree)
-        exitWorkMask = exitWork
+        exitWorkMask = quickExitWork | timeoutStates
         entryMasks = copy(entry)
-        let exits = (0..<layout.transitionCount).map { transition in
-            quickEntry[transition] == 0 ? 0 : subtree[Int(layout.staticDomains[transition])]
-        }
-        for transition in 0..<layout.transitionCount
-        where (quickEntry[transition] | exits[transition]) & timeoutStates != 0 {
-            quickEntry[transition] |= Self.touchesTimeoutsBit
-        }
         quickEntryMasks = copy(quickEntry)
         exitMasks = copy(exits)
         timeoutStateMask = timeoutStates

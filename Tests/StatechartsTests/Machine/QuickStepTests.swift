@@ -89,6 +89,9 @@ import Testing
         let chart = try Self.chart()
         var generator = SplitMix64(seed: policy == .ignore ? 7 : 11)
         var steps = 0
+        var stepsWithTimers = 0
+        var timeoutsFired = 0
+        var finished = 0
         for _ in 0..<40 {
             var quick = chart.makeMachine(context: Log(), unhandledEvents: policy)
             var general = chart.makeMachine(context: Log(), unhandledEvents: policy)
@@ -97,9 +100,12 @@ import Testing
             for _ in 0..<60 where quick.status == .running {
                 if generator.next() % 4 == 0 {
                     let delay = Duration.milliseconds(Int(generator.next() % 1_500))
+                    let before = quick.configuration
                     try quick.advance(by: delay)
                     try general.advance(by: delay)
+                    if quick.configuration != before { timeoutsFired += 1 }
                 }
+                if quick.pendingTimerCount > 0 { stepsWithTimers += 1 }
                 let event = Self.events[Int(generator.next() % UInt64(Self.events.count))]
                 let viaQuick = Self.step(&quick, event, quick: true)
                 let viaGeneral = Self.step(&general, event, quick: false)
@@ -107,9 +113,13 @@ import Testing
                 if viaQuick != viaGeneral { return }
                 steps += 1
             }
+            if quick.status == .finished { finished += 1 }
         }
         // The runs covered the paths that matter: timeouts armed and fired, a finished machine.
         #expect(steps > 1_000)
+        #expect(stepsWithTimers > 100, "\(stepsWithTimers) steps with timers pending")
+        #expect(timeoutsFired > 10, "\(timeoutsFired) advances that fired a timeout")
+        #expect(finished > 0)
     }
 
     @Test("on random charts, the quick step and the general path agree on every step", arguments: 0..<2)
