@@ -3,6 +3,9 @@
 # link or an undocumented parameter) as errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# One invocation for every target: the plugin builds the symbol graphs once for all of them.
+targets=()
 for target in Statecharts StatechartsSCXML StatechartsECMAScript StatechartsHTTP StatechartsInspector StatechartsTesting StatechartsLogging StatechartsBluetooth StatechartsStore; do
-  swift package generate-documentation --target "$target" --warnings-as-errors "$@"
+  targets+=(--target "$target")
 done
+swift package generate-documentation "${targets[@]}" --warnings-as-errors "$@"

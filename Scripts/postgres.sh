@@ -33,7 +33,23 @@ if ! pg_lsclusters -h 2>/dev/null | grep -q "^$version main"; then
   $sudo pg_createcluster "$version" main >/dev/null
 fi
 if ! pg_lsclusters -h | grep -q "^$version main .* online"; then
-  $sudo pg_ctlcluster "$version" main start
+  # The server outlives this script: it must not inherit any descriptor but a log file, or whoever
+  # reads this script's output through a pipe (`$(Scripts/postgres.sh)`) waits for the server to
+  # exit. Every descriptor above 2 is closed before pg_ctlcluster runs.
+  log="$(mktemp)"
+  if ! (
+    for descriptor in /proc/self/fd/*; do
+      number="${descriptor##*/}"
+      if [[ "$number" -gt 2 ]]; then eval "exec $number>&-" 2>/dev/null || true; fi
+    done
+    exec $sudo pg_ctlcluster "$version" main start
+  ) </dev/null >"$log" 2>&1; then
+    cat "$log"
+    rm -f "$log"
+    exit 1
+  fi
+  cat "$log"
+  rm -f "$log"
 fi
 
 as_postgres() { $sudo runuser -u postgres -- "$@"; }
