@@ -14,12 +14,13 @@ where Event.Kind: Hashable {
     @usableFromInline let states: [State?]
     @usableFromInline let stateIndices: [State: Int32]
     /// The actions, by action index; allocated with the chart and freed with it, so that calling
-    /// one from the per-event path retains no array. Never written after `init`, and the
-    /// closures are `@Sendable`, so sharing the pointer between threads is safe.
-    @usableFromInline nonisolated(unsafe) let actionTable: UnsafeMutablePointer<StoredAction<State, Event, Context>>
+    /// one from the per-event path retains no array (and, since ``TabledAction`` is not copyable,
+    /// not the closure either). Never written after `init`, and the closures are `@Sendable`, so
+    /// sharing the pointer between threads is safe.
+    @usableFromInline nonisolated(unsafe) let actionTable: UnsafeMutablePointer<TabledAction<State, Event, Context>>
     @usableFromInline let actionCount: Int
     /// The guards, by guard index; allocated like ``actionTable``.
-    @usableFromInline nonisolated(unsafe) let guardTable: UnsafeMutablePointer<StoredGuard<State, Event, Context>>
+    @usableFromInline nonisolated(unsafe) let guardTable: UnsafeMutablePointer<TabledGuard<State, Event, Context>>
     @usableFromInline let guardCount: Int
     @usableFromInline let doneDataMakers: [DoneDataMaker]
     /// State data definitions, by data slot.
@@ -66,10 +67,10 @@ where Event.Kind: Hashable {
         self.stateIndices = stateIndices
         actionCount = actions.count
         actionTable = .allocate(capacity: max(actions.count, 1))
-        actionTable.initialize(from: actions, count: actions.count)
+        for (index, action) in actions.enumerated() { (actionTable + index).initialize(to: TabledAction(action)) }
         guardCount = guards.count
         guardTable = .allocate(capacity: max(guards.count, 1))
-        guardTable.initialize(from: guards, count: guards.count)
+        for (index, condition) in guards.enumerated() { (guardTable + index).initialize(to: TabledGuard(condition)) }
         self.doneDataMakers = doneDataMakers
         self.stateData = stateData
         self.name = name

@@ -87,6 +87,15 @@ final class ChartTables: @unchecked Sendable {
     /// configuration is one chain whose atomic state is its highest member), and no data model to
     /// tell of each event.
     @usableFromInline let allowsQuickSteps: Bool
+    /// For the quick step, the first candidate of each state and event kind, at
+    /// `state << quickKindShift | kind`, or -1 when there is none; the others follow it in
+    /// ``dispatchList``. On the path from one configuration to the next, it is one load where the
+    /// dispatch table needs two (the offset, then the list), and a shift where it multiplies. Empty
+    /// unless ``allowsQuickSteps``.
+    @usableFromInline let quickFirstCandidates: UnsafeMutablePointer<Int32>
+    /// The shift that makes room for every event kind in ``quickFirstCandidates``: the kind count
+    /// rounded up to a power of two, as an exponent.
+    @usableFromInline let quickKindShift: Int
     /// The atomic states whose chain of ancestors has eventless transitions, as a mask: after a
     /// microstep, eventless transitions need a search only when the new atomic state is one.
     @usableFromInline let eventlessAtomicMask: UInt64
@@ -197,6 +206,22 @@ final class ChartTables: @unchecked Sendable {
         quickExitWorkMask = quickExitWork
         allowsQuickSteps =
             layout.stateCount < 64 && isDense && layout.maximumActiveAtomicStates == 1 && !announcesEvents
+        let kindShift = layout.kindCount <= 1 ? 0 : Int.bitWidth - (layout.kindCount - 1).leadingZeroBitCount
+        var firstCandidates: [Int32] = []
+        if allowsQuickSteps {
+            firstCandidates = [Int32](repeating: -1, count: layout.stateCount << kindShift)
+            for state in 0..<layout.stateCount {
+                for kind in 0..<layout.kindCount {
+                    let slot = state * layout.kindCount + kind
+                    let start = Int(layout.dispatch.offsets[slot])
+                    if start < Int(layout.dispatch.offsets[slot + 1]) {
+                        firstCandidates[state << kindShift | kind] = layout.dispatch.list[start]
+                    }
+                }
+            }
+        }
+        quickFirstCandidates = copy(firstCandidates)
+        quickKindShift = kindShift
         eventlessAtomicMask = isSmall ? layout.atomicMask.word(0) & layout.eventlessChainMask.word(0) : ~0
         hasEventlessTransitions = layout.hasEventlessTransitions
         maximumActiveAtomicStates = layout.maximumActiveAtomicStates

@@ -44,8 +44,42 @@ struct StoredDoneData<State: Hashable, Event: StatechartEvent, Context> where Ev
     }
 }
 
+/// An action in a chart's action table, where the per-event path calls it.
+///
+/// Not copyable, so that ``run(_:)`` borrows the closure where the table holds it: calling a
+/// copyable stored closure through a pointer copies it first, which retains its context before the
+/// call and releases it after, two atomic operations on every action run.
+@usableFromInline
+struct TabledAction<State: Hashable, Event: StatechartEvent, Context>: ~Copyable where Event.Kind: Hashable {
+    @usableFromInline let body: StatechartAction<State, Event, Context>
+
+    @inlinable
+    init(_ action: StoredAction<State, Event, Context>) { body = action.run }
+
+    /// Runs the action in `scope`.
+    @inlinable @inline(__always)
+    borrowing func run(_ scope: inout Scope<State, Event, Context>) throws { try body(&scope) }
+}
+
+/// A guard in a chart's guard table; not copyable for the reason ``TabledAction`` gives.
+@usableFromInline
+struct TabledGuard<State: Hashable, Event: StatechartEvent, Context>: ~Copyable where Event.Kind: Hashable {
+    @usableFromInline let body: StatechartGuard<State, Event, Context>
+
+    @inlinable
+    init(_ condition: StoredGuard<State, Event, Context>) { body = condition.evaluate }
+
+    /// Whether the guard holds in `scope`.
+    @inlinable @inline(__always)
+    borrowing func holds(in scope: borrowing Scope<State, Event, Context>) throws -> Bool { try body(scope) }
+}
+
 extension StoredAction: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
 
 extension StoredGuard: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
 
 extension StoredDoneData: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension TabledAction: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
+
+extension TabledGuard: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

@@ -327,7 +327,7 @@ extension StateMachine {
         unowned(unsafe) let storage = chart
         let outcome: Result<Bool, any Error> = withScope(signal: signal) { scope in
             do {
-                return .success(try storage.guardTable[index].evaluate(scope))
+                return .success(try storage.guardTable[index].holds(in: scope))
             } catch {
                 return .failure(error)
             }

@@ -7,9 +7,10 @@ extension StateMachine {
     /// and mask operations, inlined where the event is sent.
     ///
     /// The atomic state is the configuration's highest member; its candidates, then its
-    /// ancestors', come from the dense dispatch table; the first whose guard holds is taken. The
-    /// configuration changes by two masks; the timeouts of the states exited are cancelled and
-    /// those of the states entered armed, in document order. A transition whose exit set or entry
+    /// ancestors', come from the first-candidate table and, after a guard that fails, the dense
+    /// dispatch table; the first whose guard holds is taken. The configuration changes by two
+    /// masks; the timeouts of the states exited are cancelled and those of the states entered
+    /// armed, in document order. A transition whose exit set or entry
     /// set has other work to do (exit or entry actions, state data, history, invocations, a final
     /// state) or whose domain depends on history is handed, once selected, to the general
     /// ``takeMicrostep(_:signal:observer:)`` out of line, so that no guard is evaluated twice.
@@ -27,14 +28,16 @@ extension StateMachine {
         unowned(unsafe) let tables = chart.tables
         var state = 63 &- active.first.leadingZeroBitCount
         while state >= 0 {
-            let slot = state &* tables.kindCount &+ Int(kind)
-            var position = Int(tables.dispatchOffsets[slot])
-            let end = Int(tables.dispatchOffsets[slot &+ 1])
-            while position < end {
-                let transition = tables.dispatchList[position]
+            var transition = tables.quickFirstCandidates[state &<< tables.quickKindShift | Int(kind)]
+            // The candidates after the first come from the dispatch table, once a guard fails.
+            var position = -1
+            while transition >= 0 {
                 let condition = Int(tables.guards[Int(transition)])
                 if condition >= 0 && !evaluateQuickGuard(condition, of: transition, event: event, kind: kind) {
+                    let slot = state &* tables.kindCount &+ Int(kind)
+                    if position < 0 { position = Int(tables.dispatchOffsets[slot]) }
                     position &+= 1
+                    transition = position < Int(tables.dispatchOffsets[slot &+ 1]) ? tables.dispatchList[position] : -1
                     continue
                 }
                 let action = Int(tables.actions[Int(transition)])

@@ -84,22 +84,30 @@ extension StateMachine {
     @inlinable
     mutating func armTimeouts(of state: Int) {
         let now = currentTime()
-        let storage = mutableExtras()
-        for position in Int(chart.tables.timeoutOffsets[state])..<Int(chart.tables.timeoutOffsets[state + 1]) {
-            let transition = Int(chart.tables.timeouts[position])
-            storage.insert(
-                PendingTimer(
-                    deadline: now.addingClamped(chart.tables.timeoutDelays[transition]), serial: storage.nextSerial,
-                    owner: Int32(state), kind: chart.tables.timeoutKinds[transition], delayed: nil))
-            storage.nextSerial &+= 1
+        unowned(unsafe) let tables = chart.tables
+        withUniqueExtras { storage in
+            for position in Int(tables.timeoutOffsets[state])..<Int(tables.timeoutOffsets[state + 1]) {
+                let transition = Int(tables.timeouts[position])
+                storage.insert(
+                    PendingTimer(
+                        deadline: now.addingClamped(tables.timeoutDelays[transition]), serial: storage.nextSerial,
+                        owner: Int32(state), kind: tables.timeoutKinds[transition], delayed: nil))
+                storage.nextSerial &+= 1
+            }
         }
     }
 
     /// Cancels the timeouts of a state being exited.
     @inlinable
     mutating func cancelTimeouts(of state: Int) {
-        guard extras?.timers.contains(where: { Int($0.owner) == state }) == true else { return }
-        mutableExtras().timers.removeAll { Int($0.owner) == state }
+        guard extras != nil else { return }
+        let owns = Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+            storage.timers.contains { Int($0.owner) == state }
+        }
+        guard owns else { return }
+        withUniqueExtras { storage in
+            _ = storage.timers.removeAll { Int($0.owner) == state }
+        }
     }
 }
 

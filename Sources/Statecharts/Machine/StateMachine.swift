@@ -192,16 +192,27 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     /// The extras, created on first use and made unique before a change.
     @inlinable
     mutating func mutableExtras() -> MachineExtras<Event> {
+        makeExtrasUnique()
+        // The optional was set by makeExtrasUnique().
+        return extras.unsafelyUnwrapped
+    }
+
+    /// Calls `body` with the extras, created or made unique first, without retaining them: the
+    /// machine holds them for the whole call, and `body` cannot reach the machine to replace them.
+    @inlinable @inline(__always)
+    mutating func withUniqueExtras<Result>(_ body: (MachineExtras<Event>) -> Result) -> Result {
+        makeExtrasUnique()
+        return Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Creates the extras if there are none, and copies them if another machine shares them.
+    @inlinable
+    mutating func makeExtrasUnique() {
         if extras == nil {
-            let created = MachineExtras<Event>()
-            extras = created
-            return created
-        }
-        if !isKnownUniquelyReferenced(&extras) {
+            extras = MachineExtras<Event>()
+        } else if !isKnownUniquelyReferenced(&extras) {
             extras = extras?.copy()
         }
-        // The optional was set just above.
-        return extras.unsafelyUnwrapped
     }
 
     @inlinable

@@ -19,6 +19,9 @@ import Testing
                 On("count") { $0.context.counter += 1 }
                 On("maybe", to: "busy", guard: { $0.context.counter % 2 == 0 })
                 On("maybe") { $0.context.append("odd") }
+                On("pick", to: "busy", guard: { $0.context.counter % 3 == 0 })
+                On("pick", to: "noisy", guard: { $0.context.counter % 3 == 1 })
+                On("pick") { $0.context.append("third") }
                 On("boom", to: "busy", guard: { _ in throw Refused() })
                 On("raise") { $0.raise("go") }
                 On("later") { $0.send("go", after: .milliseconds(300)) }
@@ -56,8 +59,8 @@ import Testing
     }
 
     static let events: [NamedEvent] = [
-        "go", "count", "maybe", "boom", "raise", "later", "noisy", "pass", "finish", "resume", "up", "next",
-        "stay", "inner", "leave", "unknown", "error.execution",
+        "go", "count", "maybe", "pick", "boom", "raise", "later", "noisy", "pass", "finish", "resume", "up",
+        "next", "stay", "inner", "leave", "unknown", "error.execution",
     ]
 
     /// What a step left behind, for comparing the two paths.
@@ -166,6 +169,22 @@ import Testing
         try machine.advance(by: .seconds(1))
         #expect(machine.configuration == ["idle"])
         #expect(machine.pendingTimerCount == 0)
+    }
+
+    @Test("the first candidate whose guard holds is taken, after one or two whose guards fail")
+    func laterCandidates() throws {
+        var machine = try started(try Self.chart())
+        try machine.send("pick")  // counter 0: the first candidate
+        #expect(machine.configuration == ["busy", "b1"])
+        try machine.send("up")
+        try machine.send("count")
+        try machine.send("pick")  // counter 1: the second
+        #expect(machine.configuration == ["noisy"])
+        try machine.send("leave")
+        try machine.send("count")
+        try machine.send("pick")  // counter 2: the third, which has no guard
+        #expect(machine.configuration == ["idle"])
+        #expect(machine.context.entries == ["enter noisy", "exit noisy", "third"])
     }
 
     @Test("an event raised by a quick step's action is processed before send returns")
