@@ -28,6 +28,13 @@ let package = Package(
                 .product(name: "StatechartsSCXML", package: rootPackage),
                 .product(name: "StatechartsTesting", package: rootPackage), "FuzzDriver",
             ]),
+        // Charts of the shared generator run through the quick step and the general path side by side.
+        .executableTarget(
+            name: "ChartFuzzer",
+            dependencies: [
+                .product(name: "Statecharts", package: rootPackage),
+                .product(name: "StatechartsTesting", package: rootPackage), "FuzzDriver",
+            ]),
         // The step scripts `statechart run --script` reads.
         .executableTarget(
             name: "ScriptFuzzer",

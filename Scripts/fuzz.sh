@@ -3,13 +3,16 @@
 #   reader   the SCXML reader, and what builds, writes, checks and runs a chart;
 #   session  documents loaded with every data model (ECMAScript included) and driven with events
 #            and clock advances under tight limits (Fuzz/Sources/SessionFuzzer);
+#   chart    charts of the shared generator (RandomChart) run through the quick step and the
+#            general path side by side, which must agree on every step (Fuzz/Sources/ChartFuzzer);
 #   script   the step scripts of `statechart run`.
 #
-#   Scripts/fuzz.sh [SECONDS] [reader|session|script]     default: 300 seconds, reader
+#   Scripts/fuzz.sh [SECONDS] [reader|session|chart|script]     default: 300 seconds, reader
 #
 # The reader's and the session's corpora start from the conformance suites in ../shared (read in
 # place, copied only into .build/fuzz), the examples and, for the session, the hostile documents of
-# Tests/StatechartToolTests/Fixtures/Hostile; the script fuzzer's from a few scripts. Inputs that
+# Tests/StatechartToolTests/Fixtures/Hostile; the chart fuzzer's from eight fixed pseudo-random
+# tapes; the script fuzzer's from a few scripts. Inputs that
 # crash or hang are written to .build/fuzz/findings; turn each into a fixture under
 # Tests/StatechartsSCXMLTests/Fixtures/Fuzz.
 # Leak detection is off: FoundationXML leaks about 72 bytes (the CFString of its error) for every
@@ -45,17 +48,28 @@ case "$target" in
       printf '\n<!--drive: ping, pong, real, tick, due, wait 2s, wait 1h-->\n' >> "$work/seeds-$target/hostile-$name"
     done
     ;;
+  chart)
+    product=ChartFuzzer
+    # Tapes: the first 240 bytes decide the chart, the rest the run of events and waits.
+    for seed in 1 2 3 4 5 6 7 8; do
+      LC_ALL=C awk -v seed="$seed" 'BEGIN { srand(seed); for (i = 0; i < 400; i++) printf "%c", int(rand() * 255) + 1 }' \
+        > "$work/seeds-$target/tape-$seed"
+    done
+    ;;
   script)
     product=ScriptFuzzer
     printf 'play\nwait 2s\n# comment\npause\n' > "$work/seeds-$target/one"
     printf 'toggle,+60s,brighter' > "$work/seeds-$target/two"
     ;;
-  *) echo "unknown target '$target': reader, session or script" >&2; exit 2 ;;
+  *) echo "unknown target '$target': reader, session, chart or script" >&2; exit 2 ;;
 esac
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 (cd Fuzz && swift build "${flags[@]}" --product "$product")
 binary="$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)/$product"
 export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+# A failed precondition ends the input at once: Swift's backtracer would read the stack (which the
+# address sanitizer reports as an error of its own) and then keep the process waiting.
+export SWIFT_BACKTRACE=enable=no
 "$binary" "$work/corpus-$target" "$work/seeds-$target" \
   -max_total_time="$seconds" -max_len=20000 -timeout=10 -detect_leaks=0 \
   -artifact_prefix="$work/findings/" -print_final_stats=1 2>&1 | tee "$work/$target.log" | grep -E '^#[0-9]+.*(pulse|DONE)|^Done|ERROR|SUMMARY|stat::' || true
