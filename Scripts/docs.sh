@@ -3,7 +3,8 @@
 # link or an undocumented parameter) as errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# One invocation for every target: the plugin builds the symbol graphs once for all of them.
+# One plugin run for every target: the plugin is resolved and built once, though it still builds
+# each target's symbol graph in turn.
 targets=()
 for target in Statecharts StatechartsSCXML StatechartsECMAScript StatechartsHTTP StatechartsInspector StatechartsTesting StatechartsLogging StatechartsBluetooth StatechartsStore; do
   targets+=(--target "$target")

@@ -37,19 +37,17 @@ if ! pg_lsclusters -h | grep -q "^$version main .* online"; then
   # reads this script's output through a pipe (`$(Scripts/postgres.sh)`) waits for the server to
   # exit. Every descriptor above 2 is closed before pg_ctlcluster runs.
   log="$(mktemp)"
-  if ! (
+  started=0
+  (
     for descriptor in /proc/self/fd/*; do
       number="${descriptor##*/}"
       if [[ "$number" -gt 2 ]]; then eval "exec $number>&-" 2>/dev/null || true; fi
     done
     exec $sudo pg_ctlcluster "$version" main start
-  ) </dev/null >"$log" 2>&1; then
-    cat "$log"
-    rm -f "$log"
-    exit 1
-  fi
+  ) </dev/null >"$log" 2>&1 || started=$?
   cat "$log"
   rm -f "$log"
+  if [[ $started -ne 0 ]]; then exit 1; fi
 fi
 
 as_postgres() { $sudo runuser -u postgres -- "$@"; }

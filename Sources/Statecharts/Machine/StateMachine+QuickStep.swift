@@ -10,9 +10,9 @@ extension StateMachine {
     /// ancestors', come from the first-candidate table and, after a guard that fails, the dense
     /// dispatch table; the first whose guard holds is taken. The configuration changes by two
     /// masks; the timeouts of the states exited are cancelled and those of the states entered
-    /// armed, in document order. A transition whose exit set or entry
-    /// set has other work to do (exit or entry actions, state data, history, invocations, a final
-    /// state) or whose domain depends on history is handed, once selected, to the general
+    /// armed, in document order. A transition whose exit set or entry set has other work to do
+    /// (exit or entry actions, state data, history, invocations, a final state) or whose domain
+    /// depends on history is handed, once selected, to the general
     /// ``takeMicrostep(_:signal:observer:)`` out of line, so that no guard is evaluated twice.
     /// The caller finishes the step (eventless transitions, queued events) as
     /// ``send(_:observer:)`` does.
