@@ -61,7 +61,7 @@ where Event.Kind: Hashable {
     ) {
         self.scopeOperations = scopeOperations
         self.layout = layout
-        tables = ChartTables(layout, announcesEvents: binder != nil)
+        tables = ChartTables(layout, announcesEvents: binder != nil, hasStartActions: !startActions.isEmpty)
         self.kindMap = kindMap
         self.states = states
         self.stateIndices = stateIndices

@@ -96,6 +96,12 @@ final class ChartTables: @unchecked Sendable {
     /// The shift that makes room for every event kind in ``quickFirstCandidates``: the kind count
     /// rounded up to a power of two, as an exponent.
     @usableFromInline let quickKindShift: Int
+    /// For a chart whose start does nothing but enter its initial configuration (at most 64 states,
+    /// no start actions, no data model to tell, no action on the initial transition, no state
+    /// entered with work to do on entry or timeouts, and no eventless transition to search in the
+    /// configuration entered): that configuration as a mask, which ``StateMachine/start()`` sets in
+    /// one store; otherwise 0.
+    @usableFromInline let quickStartConfiguration: UInt64
     /// The atomic states whose chain of ancestors has eventless transitions, as a mask: after a
     /// microstep, eventless transitions need a search only when the new atomic state is one.
     @usableFromInline let eventlessAtomicMask: UInt64
@@ -112,8 +118,9 @@ final class ChartTables: @unchecked Sendable {
     private var allocations: [UnsafeMutableRawPointer] = []
 
     /// Builds the tables of `layout`; `announcesEvents` when a data model is told of each event,
-    /// which the quick step does not do.
-    init(_ layout: ChartLayout, announcesEvents: Bool) {
+    /// which the quick step does not do, and `hasStartActions` when the chart runs actions as the
+    /// machine starts.
+    init(_ layout: ChartLayout, announcesEvents: Bool, hasStartActions: Bool) {
         var owned: [UnsafeMutableRawPointer] = []
         func copy<Element>(_ array: [Element]) -> UnsafeMutablePointer<Element> {
             let pointer = UnsafeMutablePointer<Element>.allocate(capacity: max(array.count, 1))
@@ -223,6 +230,15 @@ final class ChartTables: @unchecked Sendable {
         quickFirstCandidates = copy(firstCandidates)
         quickKindShift = kindShift
         eventlessAtomicMask = isSmall ? layout.atomicMask.word(0) & layout.eventlessChainMask.word(0) : ~0
+        var quickStart: UInt64 = 0
+        if isSmall && !announcesEvents && !hasStartActions, let initial = layout.initialTransitions.first,
+            initial >= 0, layout.actions[Int(initial)] < 0
+        {
+            // Not 0 only when every state entered needs nothing on entry, timeouts included.
+            let configuration = entry[Int(initial)]
+            if configuration & eventlessAtomicMask == 0 { quickStart = configuration }
+        }
+        quickStartConfiguration = quickStart
         hasEventlessTransitions = layout.hasEventlessTransitions
         maximumActiveAtomicStates = layout.maximumActiveAtomicStates
         historySlotCount = layout.historySlotCount

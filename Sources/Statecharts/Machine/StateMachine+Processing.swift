@@ -22,6 +22,21 @@ extension StateMachine {
     ///   ``MachineError/microstepLimitExceeded(limit:configuration:)`` when starting loops.
     @inlinable
     public mutating func start() throws(MachineError<State, Event>) {
+        // A start that only enters the initial configuration is one store (see
+        // ChartTables.quickStartConfiguration).
+        let configuration = chart.tables.quickStartConfiguration
+        if configuration != 0 && packed.statusCode == 0 {
+            packed.status = .running
+            active.first = configuration
+            return
+        }
+        try startWithoutObserver()
+    }
+
+    /// The general start, out of line.
+    @inlinable
+    @inline(never)
+    mutating func startWithoutObserver() throws(MachineError<State, Event>) {
         var observer = NoObserver<State, Event>()
         try start(observer: &observer)
     }
@@ -44,7 +59,7 @@ extension StateMachine {
         }
         // As after an event's microstep: nothing can follow unless the chart has eventless
         // transitions, something was queued or armed, or the machine finished.
-        if chart.tables.hasEventlessTransitions || extras != nil || currentStatus != .running {
+        if chart.tables.hasEventlessTransitions || extras != nil || !packed.isRunning {
             try runToCompletion(microsteps: 1, observer: &observer)
         }
     }
@@ -66,13 +81,13 @@ extension StateMachine {
     @inlinable
     public mutating func send(_ event: Event) throws(MachineError<State, Event>) -> Bool {
         unowned(unsafe) let tables = chart.tables
-        if tables.allowsQuickSteps && currentStatus == .running && extras?.annex == nil {
+        if tables.allowsQuickSteps && packed.isRunning && extras?.annex == nil {
             let handled = takeQuickStep(event)
             // Done unless the step left work behind: an event queued or something else in the
             // annex, a timer due, the machine finished, eventless transitions to search (after an
             // unhandled event too: a step stopped at the microstep limit left some), or an
             // unhandled event to reject.
-            if hasNothingPending && currentStatus == .running && active.first & tables.eventlessAtomicMask == 0
+            if hasNothingPending && packed.isRunning && active.first & tables.eventlessAtomicMask == 0
                 && (handled || unhandledEvents == .ignore)
             {
                 return handled
@@ -138,7 +153,7 @@ extension StateMachine {
         }
         // Nothing can follow a microstep in a chart without eventless transitions unless an event
         // or timer was queued (which allocates the extras) or the machine finished.
-        if chart.tables.hasEventlessTransitions || extras != nil || currentStatus != .running {
+        if chart.tables.hasEventlessTransitions || extras != nil || !packed.isRunning {
             try runToCompletion(microsteps: handled ? 1 : 0, observer: &observer)
         }
     }

@@ -24,24 +24,12 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     /// The machine's time, in nanoseconds.
     @usableFromInline var time: Int64 = 0
     @usableFromInline var extras: MachineExtras<Event>?
-    @usableFromInline var limit: Int32
-    @usableFromInline var currentStatus: MachineStatus = .notStarted
-    /// Whether the machine has started, is running or has finished.
-    public var status: MachineStatus { currentStatus }
-    /// What the machine does with an event that no transition handles; ``UnhandledEventPolicy/ignore``
-    /// unless you choose otherwise.
-    public var unhandledEvents: UnhandledEventPolicy
-    /// For a machine inside a live runtime: whether ``time`` may be behind the runtime's clock, which
-    /// the machine then reads (through ``liveClock``) the first time a step needs the time.
-    @usableFromInline var timeIsStale = false
-    /// For a machine inside a live runtime: the runtime's own flags, kept in what would otherwise
-    /// be padding (see ``LiveMachine``).
-    @usableFromInline var liveFlags: UInt8 = 0
-    /// For a machine inside a live runtime (``IsolatedStatechart``, ``StatechartActor``): the wheel
-    /// whose clock its time follows, and the wheel's time, in nanoseconds, when the machine's time
-    /// was zero. Never set on a machine handed out or archived.
-    @usableFromInline var liveWheel: TimerWheel?
-    @usableFromInline var liveOrigin: Int64 = 0
+    /// The microstep limit, status, policy for unhandled events and a live runtime's flags, in one
+    /// word (see ``PackedMachineFields``).
+    @usableFromInline var packed: PackedMachineFields
+    /// For a machine inside a live runtime (``IsolatedStatechart``, ``StatechartActor``): the clock
+    /// its time follows. Never set on a machine handed out or archived.
+    @usableFromInline var liveClock: LiveClock?
     @usableFromInline var storedContext: Context
     /// The machine's context: the extended state that actions change.
     public var context: Context {
@@ -56,13 +44,53 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     ///   - unhandledEvents: What to do with an event that no transition handles.
     @inlinable
     public init(
-        chart: Statechart<State, Event, Context>, context: Context, unhandledEvents: UnhandledEventPolicy = .ignore
+        chart: borrowing Statechart<State, Event, Context>, context: Context,
+        unhandledEvents: UnhandledEventPolicy = .ignore
     ) {
-        self.chart = chart.storage
+        // The chart is borrowed and its storage read once: the machine's reference is then the
+        // only retain (a chart passed owned was retained for the call and released after it).
+        let storage = chart.storage
+        active = StateSet(capacity: storage.layout.stateCount)
+        packed = PackedMachineFields(limit: Int32(clamping: storage.microstepLimit), unhandledEvents: unhandledEvents)
+        self.chart = storage
         storedContext = context
-        self.unhandledEvents = unhandledEvents
-        active = StateSet(capacity: chart.storage.layout.stateCount)
-        limit = Int32(clamping: chart.storage.microstepLimit)
+    }
+
+    /// Whether the machine has started, is running or has finished.
+    public var status: MachineStatus { packed.status }
+
+    /// What the machine does with an event that no transition handles; ``UnhandledEventPolicy/ignore``
+    /// unless you choose otherwise.
+    public var unhandledEvents: UnhandledEventPolicy {
+        get { packed.unhandledEvents }
+        set { packed.unhandledEvents = newValue }
+    }
+
+    @inlinable
+    var currentStatus: MachineStatus {
+        get { packed.status }
+        set { packed.status = newValue }
+    }
+
+    @inlinable
+    var limit: Int32 {
+        get { packed.limit }
+        set { packed.limit = newValue }
+    }
+
+    /// For a machine inside a live runtime: whether ``time`` may be behind the runtime's clock, which
+    /// the machine then reads (through ``liveClock``) the first time a step needs the time.
+    @inlinable
+    var timeIsStale: Bool {
+        get { packed.timeIsStale }
+        set { packed.timeIsStale = newValue }
+    }
+
+    /// For a machine inside a live runtime: the runtime's own flags (see ``LiveMachine``).
+    @inlinable
+    var liveFlags: UInt8 {
+        get { packed.liveFlags }
+        set { packed.liveFlags = newValue }
     }
 
     /// The chart this machine runs.
@@ -118,7 +146,7 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     @usableFromInline
     mutating func synchroniseTime() {
         timeIsStale = false
-        if let liveWheel { time = max(time, liveWheel.now.clampedNanoseconds &- liveOrigin) }
+        if let liveClock { time = max(time, liveClock.elapsed) }
     }
 
     /// When the next timer falls due, if any is pending: a runtime sleeps until then.

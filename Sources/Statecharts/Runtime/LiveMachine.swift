@@ -15,7 +15,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     @usableFromInline typealias Inspector = @Sendable (MachineInspection<State, Event>) -> Void
 
     @usableFromInline var machine: StateMachine<State, Event, Context>
-    /// The machine's entry in its wheel (``StateMachine/liveWheel``).
+    /// The machine's entry in its wheel (``StateMachine/liveClock``).
     @usableFromInline var timer = LiveTimer()
     /// What few live machines use: the inspection hook, invocation tasks and snapshot streams.
     @usableFromInline var attachments: LiveAttachments<State, Event, Context>?
@@ -24,8 +24,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     init(machine: StateMachine<State, Event, Context>, timers: TimerWheel, inspect: Inspector?) {
         // A machine that has run already (restored from an archive) continues from its own time.
         self.machine = machine
-        self.machine.liveWheel = timers
-        self.machine.liveOrigin = timers.now.clampedNanoseconds &- machine.time
+        self.machine.liveClock = LiveClock(wheel: timers, origin: timers.now.clampedNanoseconds &- machine.time)
         self.machine.timeIsStale = false
         self.machine.liveFlags = 0
         if let inspect { attachments = LiveAttachments(inspect: inspect) }
@@ -62,7 +61,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
 
     /// The wheel the machine's time follows.
     @inlinable
-    var wheel: TimerWheel { machine.liveWheel ?? .continuous }
+    var wheel: TimerWheel { machine.liveClock?.wheel ?? .continuous }
 
     // MARK: - Steps
 
@@ -171,8 +170,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
             machine.synchroniseTime()
         }
         var copy = machine
-        copy.liveWheel = nil
-        copy.liveOrigin = 0
+        copy.liveClock = nil
         copy.liveFlags = 0
         copy.timeIsStale = false
         return copy
@@ -224,7 +222,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
 
     /// The machine's time on the clock now.
     @inlinable
-    var elapsed: Duration { .nanoseconds(wheel.now.clampedNanoseconds &- machine.liveOrigin) }
+    var elapsed: Duration { .nanoseconds(machine.liveClock?.elapsed ?? wheel.now.clampedNanoseconds) }
 
     /// Brings the machine's time to the clock's, firing the timers due by then. Before the machine
     /// starts, this only sets its time.
@@ -267,7 +265,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         if machine.extras?.hasEffects == true { perform(machine.takeEffects(), spawn: spawn) }
         let deadline = machine.status == .running ? machine.extras?.timers.first?.deadline ?? .max : .max
         if deadline != timer.deadline {
-            timer.rearm(at: deadline, origin: machine.liveOrigin, in: wheel, for: owner)
+            timer.rearm(at: deadline, origin: machine.liveClock?.origin ?? 0, in: wheel, for: owner)
         }
         if attachments?.streams.isEmpty == false { publish() }
     }

@@ -1,6 +1,7 @@
-import Statecharts
 import StatechartsTesting
 import Testing
+
+@testable import Statecharts
 
 /// `send(_:)` takes a quick step (table reads and masks, inlined where the event is sent) when the
 /// chart has no parallel state and the machine has nothing queued; `send(_:observer:)` always takes
@@ -185,6 +186,91 @@ import Testing
         try machine.send("pick")  // counter 2: the third, which has no guard
         #expect(machine.configuration == ["idle"])
         #expect(machine.context.entries == ["enter noisy", "exit noisy", "third"])
+    }
+
+    /// Charts whose start is one store, and charts whose start has work that rules it out.
+    static func startCases() -> [(name: String, quick: Bool, chart: () throws -> TestChart)] {
+        [
+            (
+                "flat", true,
+                {
+                    try TestChart(initial: "a") {
+                        StateNode("a") { On("go", to: "b") }; StateNode("b")
+                    }
+                }
+            ),
+            (
+                "nested, through default entries", true,
+                {
+                    try TestChart(initial: "outer") {
+                        StateNode("outer", initial: "inner") {
+                            StateNode("inner", initial: "leaf") { StateNode("leaf") }
+                        }
+                    }
+                }
+            ),
+            ("an entry action", false, { try TestChart(initial: "a") { StateNode("a") { logged("a") } } }),
+            (
+                "a timeout", false,
+                {
+                    try TestChart(initial: "a") {
+                        StateNode("a") { After(.seconds(1), to: "b") }; StateNode("b")
+                    }
+                }
+            ),
+            (
+                "an eventless transition", false,
+                {
+                    try TestChart(initial: "a") {
+                        StateNode("a") { Always(to: "b") }; StateNode("b")
+                    }
+                }
+            ),
+            ("a final state", false, { try TestChart(initial: "end") { Final("end") } }),
+            (
+                "an initial transition's action", false,
+                {
+                    try TestChart(initial: "outer") {
+                        StateNode("outer") {
+                            Initial(to: "leaf") { $0.context.append("initial") }
+                            StateNode("leaf")
+                        }
+                    }
+                }
+            ),
+            (
+                "a start action", false,
+                {
+                    try TestChart(initial: "a") {
+                        ChartElement.onStart { $0.context.append("start") }; StateNode("a")
+                    }
+                }
+            ),
+        ]
+    }
+
+    @Test("a start that only enters the initial configuration is one store, and does what the general start does")
+    func quickStart() throws {
+        for (name, quick, make) in Self.startCases() {
+            let chart = try make()
+            #expect((chart.storage.tables.quickStartConfiguration != 0) == quick, "\(name)")
+            var viaQuick = chart.makeMachine(context: Log())
+            var viaGeneral = chart.makeMachine(context: Log())
+            try viaQuick.start()
+            var recorder = MachineRecorder<String, NamedEvent>()
+            try viaGeneral.start(observer: &recorder)
+            #expect(viaQuick.configuration == viaGeneral.configuration, "\(name)")
+            #expect(viaQuick.status == viaGeneral.status, "\(name)")
+            #expect(viaQuick.context == viaGeneral.context, "\(name)")
+            #expect(viaQuick.pendingTimerCount == viaGeneral.pendingTimerCount, "\(name)")
+            do {
+                try viaQuick.start()
+                Issue.record("\(name): a second start did not throw")
+            } catch .alreadyStarted {
+            } catch {
+                Issue.record("\(name): a second start threw \(error)")
+            }
+        }
     }
 
     @Test("an event raised by a quick step's action is processed before send returns")
