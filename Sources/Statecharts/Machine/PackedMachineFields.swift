@@ -4,36 +4,37 @@
 /// Kept as one integer so that a ``StateMachine`` is at most seven machine words when exploded
 /// into its scalar fields: Swift copies and destroys a value of eight or more in place
 /// (appending a machine to an array, handing it out) through its generic value witnesses, at
-/// four times the cost of moving the fields themselves.
+/// several times the cost of copying the fields themselves.
 ///
-/// Bits 0–31 hold the limit, 32–39 the status, 40–47 the policy, 48–55 the live runtime's
-/// flags and bit 56 whether the machine's time is stale.
+/// Bits 0–7 hold the status (the lowest byte, so that asking whether the machine runs is one
+/// byte compared in memory, as it was for a field of its own), 8–15 the policy, 16–23 the live
+/// runtime's flags, bit 24 whether the machine's time is stale, and 32–63 the limit.
 @usableFromInline
 struct PackedMachineFields: Sendable {
     @usableFromInline var bits: UInt64
 
-    @usableFromInline static let statusShift: UInt64 = 32
-    @usableFromInline static let policyShift: UInt64 = 40
-    @usableFromInline static let liveFlagsShift: UInt64 = 48
-    @usableFromInline static let staleBit: UInt64 = 1 << 56
+    @usableFromInline static let policyShift: UInt64 = 8
+    @usableFromInline static let liveFlagsShift: UInt64 = 16
+    @usableFromInline static let staleBit: UInt64 = 1 << 24
+    @usableFromInline static let limitShift: UInt64 = 32
 
     /// A machine not started yet, with `limit` and `unhandledEvents`.
     @inlinable
     init(limit: Int32, unhandledEvents: UnhandledEventPolicy) {
-        bits = UInt64(UInt32(bitPattern: limit))
+        bits = UInt64(UInt32(bitPattern: limit)) << Self.limitShift
         self.unhandledEvents = unhandledEvents
     }
 
     /// The most microsteps one call may take.
     @inlinable
     var limit: Int32 {
-        get { Int32(truncatingIfNeeded: bits) }
-        set { bits = bits & ~0xFFFF_FFFF | UInt64(UInt32(bitPattern: newValue)) }
+        get { Int32(truncatingIfNeeded: bits >> Self.limitShift) }
+        set { bits = bits & 0xFFFF_FFFF | UInt64(UInt32(bitPattern: newValue)) << Self.limitShift }
     }
 
     /// The status's code: 0 not started, 1 running, 2 finished.
     @inlinable
-    var statusCode: UInt64 { bits >> Self.statusShift & 0xFF }
+    var statusCode: UInt8 { UInt8(truncatingIfNeeded: bits) }
 
     /// Whether the machine is running, read as one comparison.
     @inlinable
@@ -56,14 +57,14 @@ struct PackedMachineFields: Sendable {
             case .running: code = 1
             case .finished: code = 2
             }
-            bits = bits & ~(0xFF << Self.statusShift) | code << Self.statusShift
+            bits = bits & ~0xFF | code
         }
     }
 
     /// What the machine does with an event that no transition handles.
     @inlinable
     var unhandledEvents: UnhandledEventPolicy {
-        get { bits >> Self.policyShift & 0xFF == 0 ? .ignore : .reject }
+        get { UInt8(truncatingIfNeeded: bits >> Self.policyShift) == 0 ? .ignore : .reject }
         set {
             let code: UInt64 = newValue == .ignore ? 0 : 1
             bits = bits & ~(0xFF << Self.policyShift) | code << Self.policyShift
