@@ -57,10 +57,12 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     }
 
     /// Whether the machine has started, is running or has finished.
+    @inlinable
     public var status: MachineStatus { packed.status }
 
     /// What the machine does with an event that no transition handles; ``UnhandledEventPolicy/ignore``
     /// unless you choose otherwise.
+    @inlinable
     public var unhandledEvents: UnhandledEventPolicy {
         get { packed.unhandledEvents }
         set { packed.unhandledEvents = newValue }
