@@ -39,6 +39,13 @@ import Testing
         }
     }
 
+    @Test("a machine without context is seven words, which Swift copies field by field")
+    func machineIsSevenWords() {
+        // Eight scalars or more, and appending a machine to an array copies and destroys it
+        // through its generic value witnesses (Evolution/0003, "making a machine").
+        #expect(MemoryLayout<StateMachine<String, NamedEvent, Void>>.size == 7 * MemoryLayout<Int>.size)
+    }
+
     @Test("a machine's status, policy and limit read back through its public properties")
     func machineProperties() throws {
         var machine = try TestChart(initial: "a") {
