@@ -12,9 +12,8 @@
 # The reader's and the session's corpora start from the conformance suites in ../shared (read in
 # place, copied only into .build/fuzz), the examples and, for the session, the hostile documents of
 # Tests/StatechartToolTests/Fixtures/Hostile; the chart fuzzer's from eight fixed pseudo-random
-# tapes; the script fuzzer's from a few scripts. Inputs that
-# crash or hang are written to .build/fuzz/findings; turn each into a fixture under
-# Tests/StatechartsSCXMLTests/Fixtures/Fuzz.
+# tapes; the script fuzzer's from a few scripts. Inputs that crash or hang are written to
+# .build/fuzz/findings; turn each into a fixture under Tests/StatechartsSCXMLTests/Fixtures/Fuzz.
 # Leak detection is off: FoundationXML leaks about 72 bytes (the CFString of its error) for every
 # malformed document, which is not ours and would fill the report.
 set -euo pipefail

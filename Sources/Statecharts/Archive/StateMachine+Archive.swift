@@ -104,7 +104,7 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
         }
         self.init(chart: chart, context: archive.context, unhandledEvents: unhandledEvents)
         time = archive.time
-        currentStatus = archive.status
+        packed.status = archive.status
         guard archive.status != .notStarted else {
             if let state = archive.configuration.first {
                 throw .illegalConfiguration("a machine that has not started has no active state, but '\(state)' is")

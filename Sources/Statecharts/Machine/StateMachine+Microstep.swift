@@ -260,7 +260,7 @@ extension StateMachine {
         unowned(unsafe) let tables = chart.tables
         let parent = Int(tables.parents[final])
         if parent == 0 {
-            currentStatus = .finished
+            packed.status = .finished
             if data != nil { mutableAnnex().result = data }
             return
         }

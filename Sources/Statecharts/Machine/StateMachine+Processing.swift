@@ -47,7 +47,7 @@ extension StateMachine {
         observer: inout Observer
     ) throws(MachineError<State, Event>) where Observer.State == State, Observer.Event == Event {
         guard status == .notStarted else { throw .alreadyStarted }
-        currentStatus = .running
+        packed.status = .running
         for action in chart.startActions {
             if let error = runStartAction(action) {
                 enqueueInternal(.failure(ExecutionFailure.start(error), kind: chart.tables.errorExecutionKind))
@@ -182,7 +182,7 @@ extension StateMachine {
         while status == .running {
             while status == .running {
                 if chart.tables.hasEventlessTransitions {
-                    if microsteps >= Int(limit) && eventlessTransitionIsEnabled() { throw abandonStep() }
+                    if microsteps >= Int(packed.limit) && eventlessTransitionIsEnabled() { throw abandonStep() }
                     if takeEventlessTransitions(observer: &observer) {
                         microsteps += 1
                         continue
@@ -190,7 +190,7 @@ extension StateMachine {
                 }
                 guard extras?.hasInternalEvents == true, let signal = mutableExtras().dequeueInternal() else { break }
                 announce(signal, origin: .internal, observer: &observer)
-                if microsteps >= Int(limit) { throw abandonStep() }
+                if microsteps >= Int(packed.limit) { throw abandonStep() }
                 // Counted even when no transition takes it: an eventless transition whose guard
                 // fails raises error.execution each time it is tried, for ever.
                 _ = reactOrReport(to: signal, origin: .internal, observer: &observer)
@@ -204,7 +204,7 @@ extension StateMachine {
             if isPausedAtEffects { break }
             guard status == .running, let (signal, origin) = nextExternalSignal() else { break }
             announce(signal, origin: origin, observer: &observer)
-            if microsteps >= Int(limit) { throw abandonStep() }
+            if microsteps >= Int(packed.limit) { throw abandonStep() }
             if extras?.annex?.liveInvocations.isEmpty == false { runExternalEventHooks(for: signal) }
             if reactOrReport(to: signal, origin: origin, observer: &observer) { microsteps += 1 }
         }
@@ -252,7 +252,7 @@ extension StateMachine {
             let storage = mutableExtras()
             storage.dropQueuedEvents()
         }
-        return .microstepLimitExceeded(limit: Int(limit), configuration: activeStates)
+        return .microstepLimitExceeded(limit: Int(packed.limit), configuration: activeStates)
     }
 
     /// SCXML's `exitInterpreter`, for a machine that reached a top-level final state: runs the

@@ -68,18 +68,6 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
         set { packed.unhandledEvents = newValue }
     }
 
-    @inlinable
-    var currentStatus: MachineStatus {
-        get { packed.status }
-        set { packed.status = newValue }
-    }
-
-    @inlinable
-    var limit: Int32 {
-        get { packed.limit }
-        set { packed.limit = newValue }
-    }
-
     /// For a machine inside a live runtime: whether ``time`` may be behind the runtime's clock, which
     /// the machine then reads (through ``liveClock``) the first time a step needs the time.
     @inlinable
@@ -101,8 +89,8 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     /// The most microsteps one call may take before it stops with
     /// ``MachineError/microstepLimitExceeded(limit:configuration:)``. It starts as the chart's.
     public var microstepLimit: Int {
-        get { Int(limit) }
-        set { limit = Int32(clamping: max(newValue, 1)) }
+        get { Int(packed.limit) }
+        set { packed.limit = Int32(clamping: max(newValue, 1)) }
     }
 
     // MARK: - Configuration
