@@ -63,8 +63,3 @@ struct ChartSource {
         for warning in chart.warnings { printToStandardError("\(warning)") }
     }
 }
-
-/// Writes a line to standard error.
-func printToStandardError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
-}

@@ -59,20 +59,20 @@ public struct CheckCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(findings), as: UTF8.self))
+            printJSON(String(decoding: try encoder.encode(findings), as: UTF8.self))
         } else {
             for finding in findings {
                 let prefix = finding.location.map { "\($0): " } ?? ""
-                print("\(prefix)\(finding.severity): \(finding.message) [\(finding.code)]")
+                printLine("\(prefix)\(finding.severity): \(finding.message) [\(finding.code)]")
             }
             let errors = findings.filter { $0.severity == "error" }.count
             let warnings = findings.filter { $0.severity == "warning" }.count
-            print(
+            printLine(
                 "\(source.name): \(statechart.reachableStates.count) states reachable, \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
             )
             if table {
-                print()
-                print(statechart.completenessTable())
+                printLine()
+                printLine("\(statechart.completenessTable())")
             }
         }
         let failing = findings.contains { $0.severity == "error" || (strict && $0.severity == "warning") }

@@ -349,35 +349,23 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
         var parts = oracle.split(separator: " ").map(String.init)
         guard !parts.isEmpty else { throw CommandError("--oracle is empty") }
         let executable = parts.removeFirst()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = parts + [file.path] + run.map { $0.after > 0 ? "\($0.name)@\($0.after)" : $0.name }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        do {
-            try process.run()
-        } catch {
-            throw CommandError("cannot run the oracle \(executable): \(error.localizedDescription)")
-        }
+        let child = ChildProcess(
+            executable: URL(fileURLWithPath: executable),
+            arguments: parts + [file.path] + run.map { $0.after > 0 ? "\($0.name)@\($0.after)" : $0.name })
         // An oracle that runs away (one without a microstep limit, say) is stopped: the chart is skipped.
-        let watchdog = DispatchWorkItem { [process] in
-            if process.isRunning { process.terminate() }
+        let result: ChildProcess.Result
+        do {
+            result = try child.run(timeout: .seconds(oracleTimeout))
+        } catch {
+            throw CommandError("cannot run the oracle \(executable): \(error.message)")
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(oracleTimeout), execute: watchdog)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let problem = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        watchdog.cancel()
-        if process.terminationReason == .uncaughtSignal {
-            return ([], "stopped after \(oracleTimeout) s without finishing")
+        if result.killedBySignal {
+            return ([], "stopped after \(oracleTimeout) s without finishing (it \(result.ending))")
         }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+        let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n").compactMap { line in
             try? JSONDecoder().decode(OracleLine.self, from: Data(line.utf8))
         }
-        let lastProblem = String(decoding: problem, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
-        return (lines, lastProblem)
+        return (lines, result.lastError)
     }
 }
 

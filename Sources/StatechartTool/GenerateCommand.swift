@@ -52,7 +52,7 @@ public struct GenerateCommand: ParsableCommand {
             throw CommandError(error)
         }
         for warning in generated.warnings {
-            FileHandle.standardError.write(Data((warning.description + "\n").utf8))
+            printToStandardError(warning.description)
         }
         guard let output else {
             print(generated.source, terminator: "")

@@ -73,28 +73,16 @@ public struct GraphCommand: ParsableCommand {
         else {
             throw CommandError("--format svg needs Graphviz's dot, which is not installed (apt-get install graphviz)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-Tsvg"]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
+        let result: ChildProcess.Result
         do {
-            try process.run()
+            result = try ChildProcess(executable: URL(fileURLWithPath: executable), arguments: ["-Tsvg"])
+                .run(input: Data(dot.utf8))
         } catch {
-            throw CommandError("cannot run \(executable): \(error.localizedDescription)")
+            throw CommandError(error.message)
         }
-        input.fileHandleForWriting.write(Data(dot.utf8))
-        try? input.fileHandleForWriting.close()
-        let svg = output.fileHandleForReading.readDataToEndOfFile()
-        let problems = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CommandError("Graphviz's dot failed: \(String(decoding: problems, as: UTF8.self))")
+        guard result.status == 0, !result.killedBySignal else {
+            throw CommandError("Graphviz's dot \(result.ending): \(result.lastError)")
         }
-        return String(decoding: svg, as: UTF8.self)
+        return String(decoding: result.output, as: UTF8.self)
     }
 }

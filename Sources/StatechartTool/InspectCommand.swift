@@ -66,20 +66,37 @@ public struct InspectCommand: AsyncParsableCommand {
             throw CommandError(error.message)
         }
         // Written straight away, unbuffered: a script reads the address while the server runs.
-        FileHandle.standardOutput.write(
-            Data("Inspecting \(source.name) at \(server.pageURL)\nPress Ctrl-C to stop.\n".utf8))
+        writeUnbuffered(
+            "Inspecting \(Escaping.terminal(source.name)) at \(server.pageURL)\nPress Ctrl-C to stop.\n")
         if let urlFile {
-            do {
-                try (server.pageURL + "\n").write(toFile: urlFile, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandError("cannot write \(urlFile): \(error.localizedDescription)")
-            }
+            // The address carries the token: only this user may read it.
+            try Self.writePrivately(server.pageURL + "\n", toFile: urlFile)
         }
         // Serve until the process is interrupted.
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(3600))
         }
         await server.stop()
+    }
+
+    /// Writes `text` to a file only its owner may read or write (mode 600), which it creates or
+    /// truncates; a symbolic link there is refused rather than followed, so that the token cannot
+    /// be written through a link another user planted.
+    static func writePrivately(_ text: String, toFile path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        // A file that was there keeps its mode on open: make it private before the token is in it.
+        guard fchmod(descriptor, 0o600) == 0 else {
+            throw CommandError("cannot make \(path) private: \(String(cString: strerror(errno)))")
+        }
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            throw CommandError("cannot write \(path): \(error.localizedDescription)")
+        }
     }
 }
 #endif

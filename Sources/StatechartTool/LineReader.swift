@@ -51,7 +51,7 @@ final class LineReader {
             return String(cString: line)
         }
         #endif
-        FileHandle.standardOutput.write(Data(prompt.utf8))
+        writeUnbuffered(prompt)
         return readLine()
     }
 

@@ -77,16 +77,16 @@ public struct PathsCommand: ParsableCommand {
             throw CommandError("the chart cannot start: \(error)")
         }
         if json {
-            print(Self.json(search.paths))
-            for line in Self.notes(search) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+            printJSON(Self.json(search.paths))
+            for line in Self.notes(search) { printToStandardError(line) }
         } else {
             for path in search.paths {
                 let events = path.steps.isEmpty ? "(start)" : path.steps.map(\.written).joined(separator: ", ")
-                print("\(events) → \(path.configuration.joined(separator: " "))")
+                printLine("\(events) → \(path.configuration.joined(separator: " "))")
             }
-            for line in Self.notes(search) { print(line) }
+            for line in Self.notes(search) { printLine(line) }
             if search.paths.isEmpty && search.unreached.isEmpty {
-                print("no paths: the chart has no transitions to take")
+                printLine("no paths: the chart has no transitions to take")
             }
         }
     }

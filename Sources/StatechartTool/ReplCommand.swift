@@ -140,8 +140,8 @@ public struct ReplCommand: AsyncParsableCommand {
 
     func show(_ outcome: ChartSession.Outcome, _ session: ChartSession) {
         // A document's own text: its control characters are shown, not sent to the terminal.
-        for line in outcome.logs { emit("  log \(RunCommand.printable(line))") }
-        for error in outcome.errors { emit("  \(RunCommand.printable(error))") }
+        for line in outcome.logs { emit("  log \(Escaping.terminal(line))") }
+        for error in outcome.errors { emit("  \(Escaping.terminal(error))") }
         emit(RunCommand.line(outcome))
         if session.session.status == .finished {
             emit("finished")
@@ -150,8 +150,9 @@ public struct ReplCommand: AsyncParsableCommand {
         }
     }
 
-    /// Writes straight to standard output, unbuffered, so that the prompt shows before input is read.
+    /// Writes straight to standard output, unbuffered, so that the prompt shows before input is
+    /// read; made printable, as every line of the tool is (`printLine`).
     func emit(_ text: String = "", terminator: String = "\n") {
-        FileHandle.standardOutput.write(Data((text + terminator).utf8))
+        writeUnbuffered(Escaping.terminal(text, keepingLineBreaks: true) + terminator)
     }
 }

@@ -100,27 +100,27 @@ public struct RunCommand: AsyncParsableCommand {
         var problemsShown = session.warnings.count
         // Each step is printed as it happens, and none is kept: a run takes the same memory
         // however long it is. Under --json, each is one line of JSON.
-        let terminal = isatty(STDOUT_FILENO) == 1
         // What a wait does at each instant is printed as it happens.
         func progress(_ outcome: ChartSession.Outcome) {
             if json {
-                print(Self.json(outcome))
+                printJSON(Self.json(outcome))
                 return
             }
-            for line in outcome.logs { print("  log \(terminal ? Self.printable(line) : line)") }
-            // Why a document went where it did: the errors it raised, on standard error. A
-            // document's own text, so shown with its control characters escaped.
-            for error in outcome.errors.prefix(Self.errorsShown) { printToStandardError(Self.printable(error)) }
+            // A document's own text: its control characters are shown, not obeyed, and a log's
+            // line feeds too, so that each log is one line.
+            for line in outcome.logs { printLine("  log \(Escaping.terminal(line))") }
+            // Why a document went where it did: the errors it raised, on standard error.
+            for error in outcome.errors.prefix(Self.errorsShown) { printToStandardError(Escaping.terminal(error)) }
             if outcome.errors.count > Self.errorsShown {
                 printToStandardError("... and \(outcome.errors.count - Self.errorsShown) more errors in this step")
             }
-            if trace { for microstep in outcome.microsteps { print("  \(microstep)") } }
+            if trace { for microstep in outcome.microsteps { printLine("  \(Escaping.terminal("\(microstep)"))") } }
         }
         func report(_ outcome: ChartSession.Outcome) {
             for problem in session.session.problems.dropFirst(problemsShown) { printToStandardError("\(problem)") }
             problemsShown = session.session.problems.count
             progress(outcome)
-            if !json { print(Self.line(outcome)) }
+            if !json { printLine(Self.line(outcome)) }
         }
         do {
             report(try await session.start())
@@ -138,21 +138,6 @@ public struct RunCommand: AsyncParsableCommand {
 
     /// How many of a step's errors are printed; the others are counted.
     static let errorsShown = 20
-
-    /// A line with the control characters a terminal would obey (escape sequences, bells,
-    /// carriage returns) shown as `\u{1B}`, so that a document's `<log>` cannot drive the terminal.
-    public static func printable(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            if (value < 0x20 && value != 0x09) || value == 0x7F || (0x80...0x9F).contains(value) {
-                result += "\\u{\(String(value, radix: 16, uppercase: true))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
 
     /// `step → [active states]`, with the invoked sessions' active states after them.
     static func line(_ outcome: ChartSession.Outcome) -> String {

@@ -38,6 +38,7 @@ public struct StatechartCommand: AsyncParsableCommand {
     /// `--json`, a failure to parse, to load a document or to run is written on standard output as
     /// one JSON object, ``errorJSON(_:)``, with the same non-zero status as the text form.
     public static func main(arguments: [String]) async -> Never {
+        ChildProcess.ignoreBrokenPipes()
         do {
             var command = try parseAsRoot(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
@@ -49,8 +50,14 @@ public struct StatechartCommand: AsyncParsableCommand {
         } catch {
             let status = exitCode(for: error)
             let message = fullMessage(for: error)
-            guard arguments.contains("--json"), status != .success, !message.isEmpty else { exit(withError: error) }
-            print(errorJSON(error))
+            guard status != .success, !message.isEmpty else { exit(withError: error) }
+            if arguments.contains("--json") {
+                printJSON(errorJSON(error))
+            } else {
+                // What the argument parser would write, made printable: a message may quote a
+                // document or an argument.
+                printToStandardError(message)
+            }
             exit(withError: ExitCode(status.rawValue))
         }
     }

@@ -88,7 +88,7 @@ public struct TestCommand: AsyncParsableCommand {
         // The records of each test are the report's input; the report shows each chart once.
         for index in results.indices { results[index].coverage = nil }
         let report = ConformanceReport(results: results, coverage: charts)
-        print(json ? report.json : report.text)
+        if json { printJSON(report.json) } else { printLine(report.text) }
         if report.summary.failed > 0 { throw ExitCode.failure }
     }
 }

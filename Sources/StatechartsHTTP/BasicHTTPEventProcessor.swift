@@ -30,7 +30,12 @@ import StatechartsSCXML
 ///
 /// Documents are untrusted input, so the processor is off unless given to a session, listens on
 /// loopback by default, and sends only to the hosts of ``Limits/allowedHosts`` (loopback by
-/// default): a document cannot make the process reach a host it was not allowed to.
+/// default): a document cannot make the process reach a host it was not allowed to. The client
+/// follows no redirect: a `3xx` answer, even from an allowed host, is a failed send
+/// (`error.communication`), so that a host on the list cannot pass a send on to one that is not.
+/// Events that arrive are untrusted too: each is processed as a cascade of its own, with the
+/// session's limits whole (``SCXMLSession/receiveEvents()``), and once
+/// ``Limits/maximumWaitingArrivals`` wait, more are refused with 503.
 public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
     /// The processor's URI, the `type` that names it.
     public static let uri = "http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor"
@@ -128,7 +133,10 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return BasicHTTPEventProcessor(
             baseURL: "http://\(shownHost):\(boundPort)", limits: limits, inbox: inbox,
-            client: HTTPClient(eventLoopGroupProvider: .singleton), server: server)
+            client: HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: HTTPClient.Configuration(redirectConfiguration: .disallow)),
+            server: server)
     }
 
     /// Stops the server and the client; sends under way are abandoned.

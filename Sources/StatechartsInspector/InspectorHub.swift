@@ -5,7 +5,12 @@ import Statecharts
 actor InspectorHub {
     let target: any InspectorTarget
     let timelineLimit: Int
+    /// How many bytes of JSON the timeline's steps may take together.
+    let timelineBytes: Int
     private(set) var timeline: [InspectorStep] = []
+    /// The size of each step of ``timeline`` as JSON, in the same order, and their sum.
+    private var stepBytes: [Int] = []
+    private var totalBytes = 0
     private var subscribers: [Int: AsyncStream<String>.Continuation] = [:]
     private var nextSubscriber = 0
     private var realTime: Task<Void, Never>?
@@ -17,27 +22,50 @@ actor InspectorHub {
     /// Requests waiting for the timeline to record the steps reported before a count.
     private var settling: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    init(target: any InspectorTarget, timelineLimit: Int) {
+    init(target: any InspectorTarget, timelineLimit: Int, timelineBytes: Int = 64 << 20) {
         self.target = target
         self.timelineLimit = timelineLimit
+        self.timelineBytes = timelineBytes
     }
 
     /// Adds a step to the timeline and tells the pages. A step with the index of the newest one
     /// replaces it (the machine's time moved on with nothing else happening); a step with an
     /// earlier index is a resumption: the steps from its index on are replaced by it.
     func record(_ step: InspectorStep) {
+        let message = Self.encode(InspectorMessage(type: "step", step: step))
         guard let last = timeline.last, step.index <= last.index else {
-            timeline.append(step)
-            if timeline.count > timelineLimit { timeline.removeFirst(timeline.count - timelineLimit) }
-            broadcast(InspectorMessage(type: "step", step: step))
+            append(step, bytes: message.utf8.count)
+            broadcast(message)
             return
         }
-        timeline.removeAll { $0.index >= step.index }
-        timeline.append(step)
+        while let newest = timeline.last, newest.index >= step.index {
+            timeline.removeLast()
+            totalBytes -= stepBytes.removeLast()
+        }
+        append(step, bytes: message.utf8.count)
         if step.index == last.index {
-            broadcast(InspectorMessage(type: "step", step: step))
+            broadcast(message)
         } else {
             broadcast(InspectorMessage(type: "timeline", steps: timeline, realTime: realTime != nil))
+        }
+    }
+
+    /// Appends a step, then drops the oldest while the timeline holds more steps or bytes than it
+    /// may: a machine with large data stepping fast keeps memory bounded. The newest step stays.
+    private func append(_ step: InspectorStep, bytes: Int) {
+        timeline.append(step)
+        stepBytes.append(bytes)
+        totalBytes += bytes
+        var dropped = 0
+        while timeline.count - dropped > 1,
+            timeline.count - dropped > timelineLimit || totalBytes > timelineBytes
+        {
+            totalBytes -= stepBytes[dropped]
+            dropped += 1
+        }
+        if dropped > 0 {
+            timeline.removeFirst(dropped)
+            stepBytes.removeFirst(dropped)
         }
     }
 
@@ -65,7 +93,7 @@ actor InspectorHub {
 
     /// A page connected: its messages, the whole timeline first.
     func subscribe() -> (id: Int, messages: AsyncStream<String>) {
-        let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(4096))
+        let (messages, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
         let id = nextSubscriber
         nextSubscriber += 1
         continuation.yield(Self.encode(InspectorMessage(type: "timeline", steps: timeline, realTime: realTime != nil)))
@@ -135,7 +163,10 @@ actor InspectorHub {
     }
 
     private func broadcast(_ message: InspectorMessage) {
-        let text = Self.encode(message)
+        broadcast(Self.encode(message))
+    }
+
+    private func broadcast(_ text: String) {
         for subscriber in subscribers.values { subscriber.yield(text) }
     }
 

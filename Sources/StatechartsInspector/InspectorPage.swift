@@ -1,10 +1,17 @@
-/// The inspector's page: one HTML file with its style and script, no other resource.
+/// The inspector's page: one HTML file with its style, and its script.
 ///
-/// The chart's SVG comes from `/api/chart`; each state is a group with `data-state`, given the
-/// class `active` while the state is active. Each event button carries `data-event`. The page
-/// reads the token from its own address and puts it on every request.
+/// The chart's SVG comes from `/api/chart` and is parsed and inserted as nodes; each state is a
+/// group with `data-state`, given the class `active` while the state is active. Each event button
+/// carries `data-event`. The script reads the token from the page's address and puts it on every
+/// request. The page has no inline script, so that a Content Security Policy of `script-src
+/// 'self'` holds.
 enum InspectorPage {
-    static let html = #"""
+    /// The page, which loads ``script`` with `token`: the page holds no script of its own.
+    ///
+    /// - Parameter token: The server's token, which ``InspectorRequestPolicy/isValidToken(_:)``
+    ///   has checked holds only characters that need no escaping in a URL or in markup.
+    static func html(token: String) -> String {
+        #"""
         <!doctype html>
         <html lang="en">
         <head>
@@ -64,7 +71,14 @@ enum InspectorPage {
           <h2>Timeline</h2>
           <ol id="timeline"></ol>
         </aside>
-        <script>
+        <script src="/inspector.js?token=\#(token)"></script>
+        </body>
+        </html>
+        """#
+    }
+
+    /// The page's script, served as `/inspector.js`.
+    static let script = #"""
         "use strict";
         const token = new URLSearchParams(location.search).get("token") || "";
         let timeline = [];
@@ -174,6 +188,30 @@ enum InspectorPage {
           api("/api/clock", { realTime: event.target.checked }).catch(() => { event.target.checked = false; });
         });
 
+        // The chart's SVG, parsed as XML and inserted as nodes, never as HTML: nothing in it runs
+        // (no script, no foreign object, no link, no event handler), whatever a state's name holds.
+        function chartNodes(text) {
+          const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
+          const root = parsed.documentElement;
+          if (root.localName !== "svg" || parsed.getElementsByTagName("parsererror").length > 0) {
+            throw new Error("the chart is not SVG");
+          }
+          for (const element of Array.from(root.querySelectorAll("*"))) {
+            const name = element.localName.toLowerCase();
+            if (["script", "foreignobject", "a", "iframe", "image", "use", "animate", "set"].includes(name)) {
+              element.remove();
+              continue;
+            }
+            for (const attribute of Array.from(element.attributes)) {
+              const attributeName = attribute.name.toLowerCase();
+              if (attributeName.startsWith("on") || attributeName === "href" || attributeName.endsWith(":href")) {
+                element.removeAttribute(attribute.name);
+              }
+            }
+          }
+          return document.importNode(root, true);
+        }
+
         function connect() {
           const socket = new WebSocket("ws://" + location.host + "/api/updates?token=" + encodeURIComponent(token));
           socket.addEventListener("message", (event) => {
@@ -199,14 +237,11 @@ enum InspectorPage {
           abilities = chart.abilities;
           document.title = chart.name + " — Statechart inspector";
           $("name").textContent = chart.name;
-          $("chart").innerHTML = chart.svg;
+          $("chart").replaceChildren(chartNodes(chart.svg));
           $("advance").disabled = !abilities.clock;
           $("real-time").disabled = !abilities.clock;
           $("data").disabled = !abilities.sending;
           connect();
         }).catch(() => {});
-        </script>
-        </body>
-        </html>
         """#
 }

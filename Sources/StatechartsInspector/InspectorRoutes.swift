@@ -8,14 +8,16 @@ import NIOCore
 struct InspectorRoutes: Sendable {
     let hub: InspectorHub
     let target: any InspectorTarget
-    let token: String
+    let policy: InspectorRequestPolicy
 
     /// The largest request body the API reads.
     static let bodyLimit = 1 << 20
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("/") { _, _ in Self.page() }
-        router.get("/index.html") { _, _ in Self.page() }
+        let policy = self.policy
+        router.get("/") { _, _ in Self.page(policy) }
+        router.get("/index.html") { _, _ in Self.page(policy) }
+        router.get("/inspector.js") { _, _ in Self.script(policy) }
         router.get("/api/chart") { _, _ in
             Self.json(ChartDescription(name: target.chartName, svg: target.svg, abilities: target.abilities))
         }
@@ -67,8 +69,9 @@ struct InspectorRoutes: Sendable {
         }
     }
 
-    /// The WebSocket `/api/updates`, for a request that carries the token: the timeline, then each
-    /// step, until the page goes away.
+    /// The WebSocket `/api/updates`, for a request that ``InspectorRequestPolicy`` lets in (the
+    /// token, the host and the page's origin, as every request): the timeline, then each step, until
+    /// the page goes away.
     ///
     /// The upgrade is decided by this closure rather than by a route of a WebSocket router: the
     /// router keeps the handler in its request context, which holds the context itself, a cycle
@@ -78,10 +81,8 @@ struct InspectorRoutes: Sendable {
         _ request: HTTPRequest
     ) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         let path = request.path ?? ""
-        guard path.split(separator: "?", maxSplits: 1).first == "/api/updates",
-            TokenCheck<BasicRequestContext>.presents(
-                token, query: path.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init),
-                authorization: request.headerFields[.authorization])
+        guard path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == "/api/updates",
+            policy.refusal(request) == nil
         else { return .dontUpgrade }
         let hub = self.hub
         return .upgrade([:]) { inbound, outbound, _ in
@@ -165,14 +166,33 @@ struct InspectorRoutes: Sendable {
         json(["error": ["message": error.message]], status: HTTPResponse.Status(code: error.status))
     }
 
-    static func page() -> Response {
+    /// The page, which loads its script with the token.
+    static func page(_ policy: InspectorRequestPolicy) -> Response {
+        asset(InspectorPage.html(token: policy.token), type: "text/html; charset=utf-8", policy)
+    }
+
+    /// The page's script.
+    static func script(_ policy: InspectorRequestPolicy) -> Response {
+        asset(InspectorPage.script, type: "text/javascript; charset=utf-8", policy)
+    }
+
+    /// The Content Security Policy of the page: its own script only (no inline script, no inline
+    /// event handler, no `eval`), the chart's inline style, images only as `data:`, connections to
+    /// the server itself only, and never in a frame.
+    static func contentSecurityPolicy(port: Int) -> String {
+        "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src data:; "
+            + "connect-src 'self' ws://127.0.0.1:\(port) ws://localhost:\(port) ws://[::1]:\(port); "
+            + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    }
+
+    static func asset(_ text: String, type: String, _ policy: InspectorRequestPolicy) -> Response {
         var headers = HTTPFields()
-        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.contentType] = type
         headers[.cacheControl] = "no-store"
         headers[.xContentTypeOptions] = "nosniff"
-        headers[.contentSecurityPolicy] =
-            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self' ws://127.0.0.1:* ws://localhost:*"
-        return Response(
-            status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: InspectorPage.html)))
+        headers[.contentSecurityPolicy] = contentSecurityPolicy(port: policy.port.withLock { $0 } ?? 0)
+        if let frameOptions = HTTPField.Name("X-Frame-Options") { headers[frameOptions] = "DENY" }
+        if let referrerPolicy = HTTPField.Name("Referrer-Policy") { headers[referrerPolicy] = "no-referrer" }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

@@ -21,12 +21,14 @@ extension InspectorServer {
     /// - Parameters:
     ///   - machine: The machine, started or not.
     ///   - port: The port; 0 (the default) for one the system chooses.
+    ///   - token: The secret every request carries (16 to 256 letters, digits and `-._~`); a random
+    ///     one of 128 bits by default.
     ///   - events: Makes an event from what the page sends; `nil` (the default) for a page that
     ///     only watches.
     ///   - isolation: The machine's actor: the caller's.
-    /// - Throws: ``InspectorError`` when the server cannot listen.
+    /// - Throws: ``InspectorError`` when the token is not one, or the server cannot listen.
     public static func attach<State: Hashable, Event: StatechartEvent, Context>(
-        _ machine: IsolatedStatechart<State, Event, Context>, port: Int = 0,
+        _ machine: IsolatedStatechart<State, Event, Context>, port: Int = 0, token: String? = nil,
         events: ((_ name: String, _ data: InspectorValue?) -> Event?)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async throws(InspectorError) -> InspectorServer {
@@ -34,28 +36,29 @@ extension InspectorServer {
         let target = LiveMachineTarget(
             chartName: chart.name, svg: chart.svg(),
             link: IsolatedMachineLink(machine: machine, chart: chart, make: events))
-        return try await start(target, port: port)
+        return try await start(target, port: port, token: token)
     }
 
     /// Serves the inspector of a `StatechartActor` on 127.0.0.1; see
-    /// ``attach(_:port:events:isolation:)``.
+    /// ``attach(_:port:token:events:isolation:)``.
     ///
     /// - Parameters:
     ///   - machine: The machine, started or not.
     ///   - port: The port; 0 (the default) for one the system chooses.
+    ///   - token: The secret every request carries; a random one of 128 bits by default.
     ///   - events: Makes an event from what the page sends; `nil` (the default) for a page that
     ///     only watches.
-    /// - Throws: ``InspectorError`` when the server cannot listen.
+    /// - Throws: ``InspectorError`` when the token is not one, or the server cannot listen.
     public static func attach<
         State: Hashable & Sendable, Event: StatechartEvent & Sendable, Context: Sendable
     >(
-        _ machine: StatechartActor<State, Event, Context>, port: Int = 0,
+        _ machine: StatechartActor<State, Event, Context>, port: Int = 0, token: String? = nil,
         events: (@Sendable (_ name: String, _ data: InspectorValue?) -> Event?)? = nil
     ) async throws(InspectorError) -> InspectorServer where Event.Kind: Sendable {
         let chart = await machine.machine.statechart
         let target = LiveMachineTarget(
             chartName: chart.name, svg: chart.svg(),
             link: ActorMachineLink(machine: machine, chart: chart, make: events))
-        return try await start(target, port: port)
+        return try await start(target, port: port, token: token)
     }
 }

@@ -1,20 +1,28 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import Statecharts
 
 /// The inspector: a web page on loopback that shows a machine's chart with its active states lit
 /// up as steps happen, the events it takes now, the timeline of its steps with time travel and
 /// the controls of its virtual clock; and the HTTP API and WebSocket the page uses.
 ///
-/// Every request under `/api` must carry the server's ``token``, as the query item `token` or as
-/// `Authorization: Bearer TOKEN`: another local user, or a web page of another site, cannot drive
-/// the machine. ``pageURL`` carries it.
+/// Every request must carry the server's ``token``, as the query item `token` or as
+/// `Authorization: Bearer TOKEN`, and come to `127.0.0.1`, `localhost` or `[::1]` at the server's
+/// port from the page's own origin: another local user, a web page of another site, or a name
+/// rebound to loopback cannot drive the machine. ``pageURL`` carries the token. A request for
+/// anything but the routes below, spelled as they are, is refused; a `POST` must be
+/// `application/json`. The page runs no inline script and inserts the chart as nodes, under a
+/// Content Security Policy that allows the server's own script only. See the article "Running the
+/// inspector and the HTTP processor safely".
 ///
 /// | Request | What it does |
 /// |---|---|
 /// | `GET /` | The page. |
+/// | `GET /inspector.js` | The page's script. |
 /// | `GET /api/chart` | `{"name", "svg", "abilities"}`. |
 /// | `GET /api/snapshot` | The configuration, data, pending timers, time and the events taken now (``InspectorSnapshot``). |
 /// | `GET /api/timeline` | `{"steps": [InspectorStep]}`. |
@@ -47,16 +55,25 @@ public final class InspectorServer: Sendable {
     /// - Parameters:
     ///   - target: The machine.
     ///   - port: The port; 0 (the default) for one the system chooses.
-    ///   - token: The secret API requests carry; a random one of 128 bits by default.
+    ///   - token: The secret requests carry: 16 to 256 letters, digits and `-._~`; a random one of
+    ///     128 bits by default.
     ///   - timelineLimit: How many steps the timeline keeps; older ones are dropped.
+    ///   - timelineBytes: How many bytes of JSON the timeline's steps may take together, 64 MiB by
+    ///     default; older steps are dropped to stay within it (the newest is always kept).
     ///   - logger: Where the HTTP server writes what it does; nowhere by default.
-    /// - Throws: ``InspectorError`` when the server cannot listen on the port.
+    /// - Throws: ``InspectorError`` when the token is not one, or the server cannot listen on the
+    ///   port.
     public static func start(
         _ target: some InspectorTarget, port: Int = 0, token: String? = nil, timelineLimit: Int = 1000,
+        timelineBytes: Int = 64 << 20,
         logger: Logger = Logger(label: "statecharts.inspector", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws(InspectorError) -> InspectorServer {
         let token = token ?? Self.randomToken()
-        let hub = InspectorHub(target: target, timelineLimit: max(1, timelineLimit))
+        guard InspectorRequestPolicy.isValidToken(token) else {
+            throw InspectorError("a token is 16 to 256 letters, digits, '-', '.', '_' or '~'", status: 500)
+        }
+        let hub = InspectorHub(
+            target: target, timelineLimit: max(1, timelineLimit), timelineBytes: max(1, timelineBytes))
         let (steps, reporter) = AsyncStream.makeStream(of: InspectorStep.self)
         let first = await target.connect(report: { step in
             hub.noteReported()
@@ -70,9 +87,10 @@ public final class InspectorServer: Sendable {
             }
         }
 
+        let policy = InspectorRequestPolicy(token: token, port: Locked<Int?>(nil))
         let router = Router()
-        router.add(middleware: TokenCheck(token: token))
-        let routes = InspectorRoutes(hub: hub, target: target, token: token)
+        router.add(middleware: RequestGuard(policy: policy))
+        let routes = InspectorRoutes(hub: hub, target: target, policy: policy)
         routes.register(on: router)
 
         let (bound, boundContinuation) = AsyncStream<Int?>.makeStream()
@@ -99,6 +117,7 @@ public final class InspectorServer: Sendable {
             await target.disconnect()
             throw InspectorError("the inspector cannot listen on 127.0.0.1:\(port)", status: 500)
         }
+        policy.port.withLock { $0 = boundPort }
         return InspectorServer(port: boundPort, token: token, hub: hub, server: server, feed: feed)
     }
 
@@ -127,33 +146,25 @@ public final class InspectorServer: Sendable {
     }
 }
 
-/// Refuses every request under `/api` that does not carry the token.
-struct TokenCheck<Context: RequestContext>: RouterMiddleware {
-    let token: String
+/// Refuses every request that ``InspectorRequestPolicy`` does not let in, before any route.
+struct RequestGuard<Context: RequestContext>: RouterMiddleware {
+    let policy: InspectorRequestPolicy
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard request.uri.path.hasPrefix("/api") else { return try await next(request, context) }
-        guard Self.presents(token, request) else {
-            return InspectorRoutes.failure(InspectorError("a missing or wrong token", status: 401))
-        }
+        if let refusal = policy.refusal(request.head) { return InspectorRoutes.failure(refusal) }
         return try await next(request, context)
     }
+}
 
-    /// Whether `request` carries `token` in its query or its `Authorization` header.
-    static func presents(_ token: String, _ request: Request) -> Bool {
-        presents(token, query: request.uri.query, authorization: request.headers[.authorization])
-    }
-
-    /// Whether a request whose query is `query` (the part after `?`) and whose `Authorization`
-    /// header is `authorization` carries `token`.
-    static func presents(_ token: String, query: String?, authorization: String?) -> Bool {
-        if authorization == "Bearer \(token)" { return true }
-        guard let query else { return false }
-        return query.split(separator: "&").contains { item in
-            let parts = item.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 && parts[0] == "token" && parts[1].removingPercentEncoding == token
+extension InspectorRequestPolicy {
+    /// The error to answer a request with `head` with, or `nil` to let it in.
+    func refusal(_ head: HTTPRequest) -> InspectorError? {
+        refusal(method: head.method.rawValue, target: head.path ?? "") { name in
+            // HTTP/1.1's Host is the request's authority here.
+            if name == "host" { return head.authority }
+            return HTTPField.Name(name).flatMap { head.headerFields[$0] }
         }
     }
 }

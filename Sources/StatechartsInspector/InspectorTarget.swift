@@ -1,5 +1,5 @@
 /// A machine the inspector shows and drives: an SCXML session of `statechart inspect`, or a live
-/// machine of an app (``InspectorServer/attach(_:port:events:isolation:)``).
+/// machine of an app (``InspectorServer/attach(_:port:token:events:isolation:)``).
 ///
 /// The server calls it from its own tasks; a target hops to wherever its machine lives.
 public protocol InspectorTarget: AnyObject, Sendable {

@@ -1,6 +1,6 @@
 import Statecharts
 
-/// A live machine of an app, seen through its snapshots: what ``InspectorServer/attach(_:port:events:isolation:)``
+/// A live machine of an app, seen through its snapshots: what ``InspectorServer/attach(_:port:token:events:isolation:)``
 /// serves.
 ///
 /// Each snapshot the machine publishes is a step of the timeline, with the states exited and

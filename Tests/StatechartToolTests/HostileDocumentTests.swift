@@ -1,5 +1,6 @@
 import Foundation
 import StatechartTool
+import Statecharts
 import Testing
 
 /// Documents written to hang, crash, exhaust memory or read outside their folder: one per class
@@ -220,7 +221,7 @@ struct HostileDocumentTests {
 
     @Test("a <log> cannot drive the terminal: control characters are shown, not sent")
     func logEscapes() {
-        let line = RunCommand.printable("x: \u{1B}[2J\u{1B}]0;owned\u{07}plain\tok")
+        let line = Escaping.terminal("x: \u{1B}[2J\u{1B}]0;owned\u{07}plain\tok")
         #expect(line == "x: \\u{1B}[2J\\u{1B}]0;owned\\u{7}plain\tok")
     }
 }

@@ -49,10 +49,14 @@ func recorderEvent(named name: String, data: InspectorValue?) -> RecorderEvent? 
             #expect(server.pageURL == "http://127.0.0.1:\(server.port)/?token=\(server.token)")
             #expect(server.token.count == 32)
 
-            let page = try await client.request(.GET, "/", withToken: false)
+            #expect(try await client.request(.GET, "/", withToken: false).status == 401)
+            let page = try await client.request(.GET, "/?token=\(server.token)", withToken: false)
             #expect(page.status == 200)
             #expect(page.contentType?.hasPrefix("text/html") == true)
-            #expect(page.body.contains("data-event") && page.body.contains("/api/updates"))
+            #expect(page.body.contains("<script src=\"/inspector.js?token=\(server.token)\"></script>"))
+            let script = try await client.request(.GET, "/inspector.js")
+            #expect(script.contentType?.hasPrefix("text/javascript") == true)
+            #expect(script.body.contains("data-event") && script.body.contains("/api/updates"))
 
             #expect(try await client.request(.GET, "/api/chart", withToken: false).status == 401)
             #expect(try await client.request(.GET, "/api/snapshot?token=wrong", withToken: false).status == 401)

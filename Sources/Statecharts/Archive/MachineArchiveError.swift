@@ -19,6 +19,10 @@ public enum MachineArchiveError: Error, Sendable, Hashable, CustomStringConverti
     case stateData(state: String, reason: String)
     /// Archiving: an active state holds data of a type that is not `Codable`.
     case stateDataNotCodable(state: String, type: String)
+    /// A number of the archive is out of the range it can have: a negative time, a deadline before
+    /// the machine's start, an index or identifier at the end of its type. Every number read from
+    /// an archive is checked before any arithmetic is done with it.
+    case illegalNumber(field: String, reason: String)
 
     /// One line saying what is wrong.
     public var description: String {
@@ -34,6 +38,7 @@ public enum MachineArchiveError: Error, Sendable, Hashable, CustomStringConverti
         case .stateData(let state, let reason): "the data of '\(state)' cannot be restored: \(reason)"
         case .stateDataNotCodable(let state, let type):
             "the state '\(state)' holds data of type \(type), which is not Codable, so the machine cannot be archived"
+        case .illegalNumber(let field, let reason): "the archive's \(field) cannot be restored: \(reason)"
         }
     }
 }

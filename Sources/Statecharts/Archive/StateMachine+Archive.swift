@@ -102,6 +102,9 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
             throw .unsupportedVersion(
                 found: archive.version, supported: MachineArchive<State, Event, Context>.currentVersion)
         }
+        guard archive.time >= 0 else {
+            throw .illegalNumber(field: "time", reason: "\(archive.time) ns is before the machine started")
+        }
         self.init(chart: chart, context: archive.context, unhandledEvents: unhandledEvents)
         time = archive.time
         packed.status = archive.status
@@ -156,9 +159,12 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
                     "the invocation \(record.index) of '\(chart.stateNames[state])' cannot be running: the state is not active or has no such invocation"
                 )
             }
+            guard record.id.rawValue < UInt64.max else {
+                throw .illegalNumber(field: "invocation identifier", reason: "\(record.id.rawValue) leaves no next one")
+            }
             mutableAnnex().liveInvocations.append(
                 LiveInvocation(id: record.id.rawValue, state: Int32(state), definition: Int32(first + record.index)))
-            highest = max(highest, record.id.rawValue &+ 1)
+            highest = max(highest, record.id.rawValue + 1)
         }
         if let next { highest = max(highest, next) }
         if highest > 0 { mutableAnnex().nextInvocation = highest }
@@ -239,14 +245,21 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
         let tables = chart.tables
         var timers: [PendingTimer<Event>] = []
         for (serial, record) in records.enumerated() {
+            // Numbers first, before any arithmetic: a hand-edited archive is untrusted input.
+            guard record.deadline >= 0 else {
+                throw .illegalNumber(
+                    field: "deadline of timer \(serial)", reason: "\(record.deadline) ns is before the machine started")
+            }
             switch record.kind {
             case .timeout(let state, let index, let delay):
                 guard let found = chart.stateIndices[state] else { throw .unknownState("\(state)") }
                 let owner = Int(found)
-                let position = Int(tables.timeoutOffsets[owner]) + index
-                guard active.contains(owner), index >= 0, position < Int(tables.timeoutOffsets[owner + 1]),
-                    tables.timeoutDelays[Int(tables.timeouts[position])] == delay
+                let first = Int(tables.timeoutOffsets[owner])
+                let count = Int(tables.timeoutOffsets[owner + 1]) - first
+                guard active.contains(owner), index >= 0, index < count,
+                    tables.timeoutDelays[Int(tables.timeouts[first + index])] == delay
                 else { throw .unknownTimeout(state: chart.stateNames[owner], delay: .nanoseconds(delay)) }
+                let position = first + index
                 timers.append(
                     PendingTimer(
                         deadline: record.deadline, serial: UInt64(serial), owner: Int32(owner),

@@ -14,7 +14,7 @@ struct DOTWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
 
     mutating func write() -> String {
         lines = [
-            "digraph \(Self.quoted(picture.analysis.name(of: 0))) {",
+            "digraph \(Escaping.dot(picture.analysis.name(of: 0))) {",
             "    compound=true;",
             "    rankdir=LR;",
             "    fontname=\"Helvetica\";",
@@ -31,9 +31,9 @@ struct DOTWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
 
     private var layout: ChartLayout { picture.layout }
 
-    private func node(_ state: Int) -> String { Self.quoted(picture.analysis.name(of: state)) }
+    private func node(_ state: Int) -> String { Escaping.dot(picture.analysis.name(of: state)) }
 
-    private func cluster(_ state: Int) -> String { Self.quoted("cluster_" + picture.analysis.name(of: state)) }
+    private func cluster(_ state: Int) -> String { Escaping.dot("cluster_" + picture.analysis.name(of: state)) }
 
     private func isCluster(_ state: Int) -> Bool {
         layout.kinds[state] == .compound || layout.kinds[state] == .parallel
@@ -43,12 +43,12 @@ struct DOTWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
         let pad = String(repeating: "    ", count: indent)
         let initial = picture.initialTargets(of: state)
         if !initial.isEmpty && layout.kinds[state] != .parallel {
-            let start = Self.quoted("__initial_" + (state == 0 ? "" : picture.analysis.name(of: state)))
+            let start = Escaping.dot("__initial_" + (state == 0 ? "" : picture.analysis.name(of: state)))
             lines.append(pad + "\(start) [shape=point, width=0.12, label=\"\"];")
             for target in initial { lines.append(pad + "\(start) -> \(node(target))\(head(of: target, from: state));") }
         }
         for child in picture.children(of: state) {
-            let name = Self.quoted(picture.analysis.name(of: child))
+            let name = Escaping.dot(picture.analysis.name(of: child))
             switch layout.kinds[child] {
             case .compound, .parallel:
                 let dashed = layout.kinds[child] == .parallel
@@ -79,7 +79,7 @@ struct DOTWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
 
     private mutating func writeEdge(_ edge: ChartPicture<State, Event, Context>.Edge) {
         var attributes: [String] = []
-        if !edge.label.isEmpty { attributes.append("label=\(Self.quoted(edge.label))") }
+        if !edge.label.isEmpty { attributes.append("label=\(Escaping.dot(edge.label))") }
         if isCluster(edge.source) && !layout.isDescendant(edge.target, of: edge.source) {
             attributes.append("ltail=\(cluster(edge.source))")
         }
@@ -90,17 +90,4 @@ struct DOTWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
         lines.append("    \(node(edge.source)) -> \(node(edge.target))\(suffix);")
     }
 
-    /// A DOT double-quoted string.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for character in text {
-            switch character {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            default: result.append(character)
-            }
-        }
-        return result + "\""
-    }
 }

@@ -78,15 +78,17 @@ struct MermaidWriter<State: Hashable, Event: StatechartEvent, Context> where Eve
     }
 
     /// Mermaid has no escape for `"` and reads `:` and `;` as syntax in labels: replace them.
+    /// Works on Unicode scalars, so that a quote followed by a combining mark is replaced too.
     static func escaped(_ text: String) -> String {
-        String(
-            text.map { character -> Character in
-                switch character {
-                case "\"": "'"
-                case ":", ";": "."
-                case "\n", "\r": " "
-                default: character
-                }
-            })
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result.append("'")
+            case ":", ";": result.append(".")
+            case "\n", "\r": result.append(" ")
+            default: result.append(Escaping.isInvisibleInSource(scalar) ? "\u{FFFD}" : scalar)
+            }
+        }
+        return String(result)
     }
 }

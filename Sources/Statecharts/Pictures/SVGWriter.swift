@@ -140,7 +140,7 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
         default: classes.append(state == 0 ? "chart" : "atomic")
         }
         let attribute = state == 0 ? "data-chart" : "data-state"
-        output += pad + "<g class=\"\(classes.joined(separator: " "))\" \(attribute)=\"\(Self.escaped(name))\">\n"
+        output += pad + "<g class=\"\(classes.joined(separator: " "))\" \(attribute)=\"\(Escaping.xml(name))\">\n"
         if kind.isHistory {
             output +=
                 pad
@@ -159,7 +159,7 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
             let textX = isLeaf ? frame.midX : frame.x + Self.padding
             output +=
                 pad
-                + "  <text x=\"\(Self.number(textX))\" y=\"\(Self.number(textY))\"\(isLeaf ? " text-anchor=\"middle\"" : "") font-weight=\"\(isLeaf ? "normal" : "bold")\">\(Self.escaped(name))</text>\n"
+                + "  <text x=\"\(Self.number(textX))\" y=\"\(Self.number(textY))\"\(isLeaf ? " text-anchor=\"middle\"" : "") font-weight=\"\(isLeaf ? "normal" : "bold")\">\(Escaping.xml(name))</text>\n"
         }
         for child in picture.children(of: state) { writeState(child, depth: depth + 1) }
         output += pad + "</g>\n"
@@ -222,10 +222,10 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
             labelY = (startY + 2 * middleY + endY) / 4 - 3
         }
         output +=
-            "<g class=\"transition\" data-source=\"\(Self.escaped(picture.analysis.name(of: edge.source)))\" data-target=\"\(Self.escaped(picture.analysis.name(of: edge.target)))\"><path d=\"\(path)\" marker-end=\"url(#arrow)\"/>"
+            "<g class=\"transition\" data-source=\"\(Escaping.xml(picture.analysis.name(of: edge.source)))\" data-target=\"\(Escaping.xml(picture.analysis.name(of: edge.target)))\"><path d=\"\(path)\" marker-end=\"url(#arrow)\"/>"
         if !edge.label.isEmpty {
             output +=
-                "<text x=\"\(Self.number(labelX))\" y=\"\(Self.number(labelY))\" text-anchor=\"middle\">\(Self.escaped(edge.label))</text>"
+                "<text x=\"\(Self.number(labelX))\" y=\"\(Self.number(labelY))\" text-anchor=\"middle\">\(Escaping.xml(edge.label))</text>"
         }
         output += "</g>\n"
     }
@@ -247,18 +247,4 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
         return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
     }
 
-    /// Text for SVG content and attribute values.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Statecharts
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -53,8 +54,8 @@ public enum SCXMLMarkup: Sendable, Hashable {
     public static let maximumDepth = 256
 
     /// The nodes of an XML fragment (one or more elements, with text between them); `nil` when
-    /// the text is not well-formed XML, holds no element, or is nested deeper than
-    /// ``maximumDepth``.
+    /// the text is not well-formed XML, holds no element, is nested deeper than ``maximumDepth``,
+    /// or has an element with more than 1,000 attributes.
     public static func parse(_ markup: String) -> [SCXMLMarkup]? {
         let trimmed = markup.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.hasPrefix("<") else { return nil }
@@ -62,8 +63,13 @@ public enum SCXMLMarkup: Sendable, Hashable {
         var body = trimmed
         if body.hasPrefix("<?xml"), let end = body.range(of: "?>") { body = String(body[end.upperBound...]) }
         let wrapped = "<statecharts-fragment>\(body)</statecharts-fragment>"
+        let bytes = Data(wrapped.utf8)
+        // Read in time linear in the markup, as a document is.
+        guard MarkupBytes(bytes).firstElement(withMoreAttributesThan: MarkupBytes.maximumAttributes) == nil else {
+            return nil
+        }
         let builder = TreeBuilder()
-        let parser = XMLParser(data: Data(wrapped.utf8))
+        let parser = XMLParser(data: bytes)
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
@@ -78,22 +84,15 @@ public enum SCXMLMarkup: Sendable, Hashable {
     public var xml: String {
         switch self {
         case .text(let text):
-            return Self.escape(text, attribute: false)
+            return Escaping.xml(text)
         case .element(let element):
             var result = "<\(element.name)"
             for attribute in element.attributes {
-                result += " \(attribute.name)=\"\(Self.escape(attribute.value, attribute: true))\""
+                result += " \(attribute.name)=\"\(Escaping.xml(attribute.value))\""
             }
             if element.children.isEmpty { return result + "/>" }
             return result + ">" + element.children.map(\.xml).joined() + "</\(element.name)>"
         }
-    }
-
-    static func escape(_ text: String, attribute: Bool) -> String {
-        var result = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-        if attribute { result = result.replacingOccurrences(of: "\"", with: "&quot;") }
-        return result
     }
 
     /// Builds the tree from the parser's events.

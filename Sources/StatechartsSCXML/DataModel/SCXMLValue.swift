@@ -1,4 +1,5 @@
 import Foundation
+import Statecharts
 
 /// A data value of an SCXML session: event data, done data, parameters. The shape of JSON, and
 /// XML content.
@@ -37,31 +38,15 @@ public enum SCXMLValue: Sendable, Hashable, Codable, CustomStringConvertible {
         case .number(let value):
             if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
             return value.isFinite ? "\(value)" : "null"
-        case .string(let value): return Self.quote(value)
+        case .string(let value): return Escaping.json(value)
         case .array(let values): return "[" + values.map(\.json).joined(separator: ",") + "]"
         case .object(let values):
             return "{"
-                + values.keys.sorted().map { Self.quote($0) + ":" + (values[$0]?.json ?? "null") }.joined(
+                + values.keys.sorted().map { Escaping.json($0) + ":" + (values[$0]?.json ?? "null") }.joined(
                     separator: ",") + "}"
         case .xml(let markup):
-            return "{" + Self.quote(Self.xmlKey) + ":" + Self.quote(markup) + "}"
+            return "{" + Escaping.json(Self.xmlKey) + ":" + Escaping.json(markup) + "}"
         }
-    }
-
-    static func quote(_ string: String) -> String {
-        var result = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case let control where control.value < 0x20: result += String(format: "\\u%04x", control.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     /// The text of a string value, the markup of XML content, and JSON for any other.

@@ -34,10 +34,11 @@ extension SwiftChartWriter {
             guard let id = sendID ?? expression.flatMap({ NullDataModel.stringLiteral($0.text) }) else {
                 return Statements()
             }
-            return Statements(lines: Self.call("scope.cancel", ["id: " + SwiftNaming.literal(id)], indent: indent))
+            return Statements(lines: Self.call("scope.cancel", ["id: " + Escaping.swiftLiteral(id)], indent: indent))
         case .log(let label, let expression):
             let message = expression.flatMap { NullDataModel.stringLiteral($0.text) } ?? ""
-            let arguments = [SwiftNaming.literal(message)] + (label.map { ["label: " + SwiftNaming.literal($0)] } ?? [])
+            let arguments =
+                [Escaping.swiftLiteral(message)] + (label.map { ["label: " + Escaping.swiftLiteral($0)] } ?? [])
             return Statements(lines: Self.call("scope.log", arguments, indent: indent))
         case .if(let branches):
             return ifStatement(branches, indent: indent)
@@ -132,7 +133,7 @@ extension SwiftChartWriter {
             var arguments = [event(name)]
             if delay > .zero {
                 arguments.append("after: " + SwiftNaming.durationLiteral(delay))
-                if let id = send.id { arguments.append("id: " + SwiftNaming.literal(id)) }
+                if let id = send.id { arguments.append("id: " + Escaping.swiftLiteral(id)) }
             }
             return Statements(lines: Self.call("scope.send", arguments, indent: indent))
         case "#_internal":
@@ -154,11 +155,11 @@ extension SwiftChartWriter {
                 "a generated chart runs alone, without a parent or other sessions: this <send> to '\(other)' raises error.communication",
                 at: location)
             let position =
-                "SourcePosition(file: \(SwiftNaming.literal(fileName)), line: \(location.line), column: \(location.column))"
+                "SourcePosition(file: \(Escaping.swiftLiteral(fileName)), line: \(location.line), column: \(location.column))"
             return Statements(
                 lines: Self.call(
                     "scope.raiseCommunicationError",
-                    [SwiftNaming.literal("no session that this one can reach is '\(other)'"), "at: " + position],
+                    [Escaping.swiftLiteral("no session that this one can reach is '\(other)'"), "at: " + position],
                     indent: indent))
         }
     }
@@ -168,7 +169,8 @@ extension SwiftChartWriter {
     mutating func failure(_ message: String, indent: Int) -> Statements {
         throwsExecutionError = true
         return Statements(
-            lines: Self.call("throw ExecutionError", [SwiftNaming.literal(message)], indent: indent), throwsAlways: true
+            lines: Self.call("throw ExecutionError", [Escaping.swiftLiteral(message)], indent: indent),
+            throwsAlways: true
         )
     }
 }

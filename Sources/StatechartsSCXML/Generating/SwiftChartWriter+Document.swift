@@ -28,7 +28,7 @@ extension SwiftChartWriter {
         return result
     }
 
-    func string(_ text: String) -> Literal { .code(SwiftNaming.literal(text)) }
+    func string(_ text: String) -> Literal { .code(Escaping.swiftLiteral(text)) }
 
     func at(_ location: SourcePosition) -> Literal { .code("at(\(location.line), \(location.column))") }
 

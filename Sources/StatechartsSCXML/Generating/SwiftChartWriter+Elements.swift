@@ -92,7 +92,7 @@ extension SwiftChartWriter {
                 arguments += kinds.map(event)
             } else {
                 let texts = transition.events.flatMap { $0.split(whereSeparator: \.isWhitespace) }.map(String.init)
-                arguments.append("named: " + texts.map(SwiftNaming.literal).joined(separator: ", "))
+                arguments.append("named: " + texts.map(Escaping.swiftLiteral).joined(separator: ", "))
             }
         }
         if !transition.targets.isEmpty {

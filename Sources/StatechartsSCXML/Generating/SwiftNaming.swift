@@ -1,3 +1,5 @@
+import Statecharts
+
 /// How the Swift generator names what a document names: cases from state ids and event names,
 /// types from a document's name.
 enum SwiftNaming {
@@ -12,9 +14,64 @@ enum SwiftNaming {
         "nonisolated", "isolated", "actor", "async",
     ]
 
-    /// The words of `text`: its runs of letters and digits.
+    /// The words of `text`: its runs of scalars that Swift takes in an identifier (letters, digits
+    /// and the rest of its grammar's `identifier-character`), less the invisible ones.
     static func words(_ text: String) -> [String] {
-        text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        var words: [String] = []
+        var word = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isWordScalar(scalar) {
+                word.append(scalar)
+            } else if !word.isEmpty {
+                words.append(String(word))
+                word = String.UnicodeScalarView()
+            }
+        }
+        if !word.isEmpty { words.append(String(word)) }
+        return words
+    }
+
+    /// Whether a name is made of `scalar`: an identifier character of Swift's grammar that shows,
+    /// other than `_` (a separator in the names documents use).
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar != "_" && isIdentifierCharacter(scalar) && !isInvisible(scalar)
+    }
+
+    /// Swift's `identifier-head` (The Swift Programming Language, Lexical Structure).
+    static func isIdentifierHead(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x41...0x5A, 0x61...0x7A, 0x5F: return true
+        case 0xA8, 0xAA, 0xAD, 0xAF, 0xB2...0xB5, 0xB7...0xBA: return true
+        case 0xBC...0xBE, 0xC0...0xD6, 0xD8...0xF6, 0xF8...0xFF: return true
+        case 0x100...0x2FF, 0x370...0x167F, 0x1681...0x180D, 0x180F...0x1DBF: return true
+        case 0x1E00...0x1FFF: return true
+        case 0x200B...0x200D, 0x202A...0x202E, 0x203F...0x2040, 0x2054, 0x2060...0x206F: return true
+        case 0x2070...0x20CF, 0x2100...0x218F, 0x2460...0x24FF, 0x2776...0x2793: return true
+        case 0x2C00...0x2DFF, 0x2E80...0x2FFF: return true
+        case 0x3004...0x3007, 0x3021...0x302F, 0x3031...0x303F, 0x3040...0xD7FF: return true
+        case 0xF900...0xFD3D, 0xFD40...0xFDCF, 0xFDF0...0xFE1F, 0xFE30...0xFE44: return true
+        case 0xFE47...0xFFFD: return true
+        case 0x10000...0xEFFFD: return scalar.value & 0xFFFF <= 0xFFFD
+        default: return false
+        }
+    }
+
+    /// Swift's `identifier-character`: a head, a digit, or a combining mark.
+    static func isIdentifierCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x300...0x36F, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F: return true
+        default: return isIdentifierHead(scalar)
+        }
+    }
+
+    /// Identifier characters a reader cannot see, which a generated name never holds: zero-width
+    /// spaces and joiners, bidirectional controls, and the invisible operators.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0xAD, 0x180B...0x180D, 0x200B...0x200D, 0x202A...0x202E, 0x2060...0x206F, 0xFE00...0xFE0F, 0xFEFF:
+            return true
+        default: return false
+        }
     }
 
     /// A lowerCamelCase name for an id or event name (`media-player` → `mediaPlayer`,
@@ -25,8 +82,8 @@ enum SwiftNaming {
         guard let first = parts.first else { return nil }
         var name = first.allSatisfy { !$0.isLetter || $0.isUppercase } ? first.lowercased() : lowercasingFirst(first)
         for part in parts.dropFirst() { name += uppercasingFirst(part) }
-        if let initial = name.first, initial.isNumber { name = "_" + name }
-        return name
+        if let initial = name.unicodeScalars.first, !isIdentifierHead(initial) { name = "_" + name }
+        return isIdentifier(name) ? name : nil
     }
 
     /// An UpperCamelCase name for a type (`media-player` → `MediaPlayer`); `nil` when `text` has no
@@ -35,41 +92,22 @@ enum SwiftNaming {
         let parts = words(text)
         guard !parts.isEmpty else { return nil }
         var name = parts.map(uppercasingFirst).joined()
-        if let initial = name.first, initial.isNumber { name = "_" + name }
-        return name
+        if let initial = name.unicodeScalars.first, !isIdentifierHead(initial) { name = "_" + name }
+        return isIdentifier(name) ? name : nil
     }
 
-    /// Whether `text` is a Swift identifier as written, without backticks.
+    /// Whether `text` is a Swift identifier as written, without backticks, by Swift's grammar
+    /// scalar by scalar (not by `Character`, whose `isLetter` takes letters with any combining mark
+    /// and symbols Swift reads as operators), with nothing invisible in it.
     static func isIdentifier(_ text: String) -> Bool {
-        guard let first = text.first, first.isLetter || first == "_" else { return false }
-        return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !keywords.contains(text) && text != "_"
+        guard let first = text.unicodeScalars.first, isIdentifierHead(first) else { return false }
+        return text.unicodeScalars.allSatisfy { isIdentifierCharacter($0) && !isInvisible($0) }
+            && !keywords.contains(text) && text != "_"
     }
 
     /// `name` as it is written in a declaration or after a dot: in backticks when Swift reserves it.
     static func escaped(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name
-    }
-
-    /// `text` as a Swift string literal.
-    static func literal(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\0": result += "\\0"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 
     /// `duration` as Swift code: `.seconds(5)`, `.milliseconds(1500)`, and so on.

@@ -95,6 +95,16 @@ public enum SCXMLReader {
                         at: position(of: offset, in: utf8, file: file))
                 ])
         }
+        if let offset = markup.firstElement(withMoreAttributesThan: MarkupBytes.maximumAttributes) {
+            return SCXMLReadResult(
+                document: nil,
+                diagnostics: [
+                    SCXMLDiagnostic(
+                        .error,
+                        "an element has more than \(MarkupBytes.maximumAttributes) attributes; the document is not read",
+                        at: position(of: offset, in: utf8, file: file))
+                ])
+        }
         let builder = XMLTreeBuilder(data: utf8, file: file, maximumDepth: maximumDepth)
         guard let root = builder.parse() else {
             return SCXMLReadResult(document: nil, diagnostics: builder.diagnostics)

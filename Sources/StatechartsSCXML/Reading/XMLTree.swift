@@ -23,7 +23,7 @@ struct XMLElement {
     var xml: String {
         var result = "<\(name)"
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
-            result += " \(key)=\"\(XMLText.escapeAttribute(value))\""
+            result += " \(key)=\"\(Escaping.xml(value))\""
         }
         let inner = innerXML
         return inner.isEmpty ? result + "/>" : result + ">" + inner + "</\(name)>"
@@ -31,20 +31,7 @@ struct XMLElement {
 
     /// The content as XML text: the text, then the children.
     var innerXML: String {
-        XMLText.escapeText(text.trimmingCharacters(in: .whitespacesAndNewlines)) + children.map(\.xml).joined()
-    }
-}
-
-/// Escaping for XML text and attributes.
-enum XMLText {
-    static func escapeText(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-    }
-
-    static func escapeAttribute(_ text: String) -> String {
-        escapeText(text).replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "\n", with: "&#10;")
-            .replacingOccurrences(of: "\t", with: "&#9;")
+        Escaping.xml(text.trimmingCharacters(in: .whitespacesAndNewlines)) + children.map(\.xml).joined()
     }
 }
 

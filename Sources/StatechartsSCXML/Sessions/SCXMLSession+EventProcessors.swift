@@ -28,15 +28,35 @@ extension SCXMLSession {
     /// processes it to completion, in order: an event sent to a session of this process takes the
     /// place it was sent in.
     ///
-    /// - Throws: What the top machine throws while processing.
+    /// Each arrival is a cascade of its own, with the limits of ``SCXMLLimits`` whole (script time,
+    /// microsteps): events from outside are untrusted, and a neighbour that floods the session
+    /// with them spends the budget of each event, not one budget that all share, which would end
+    /// the session for everyone once spent. The processor bounds how many may wait
+    /// (`maximumWaitingArrivals`), and refuses more.
+    ///
+    /// - Throws: What the top machine throws while processing; the arrivals after the one that
+    ///   threw are kept, in order, for the next call.
     @discardableResult
     public mutating func receiveEvents() throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
-        try runCascade { session throws(MachineError<String, SCXMLEvent>) in
-            for processor in session.options.eventProcessors {
-                for arrival in processor.takeArrivals() { session.accept(arrival) }
-            }
-            try session.pump()
+        var arrivals: [SCXMLArrival] = []
+        for processor in options.eventProcessors { arrivals += processor.takeArrivals() }
+        guard !arrivals.isEmpty else {
+            return try runCascade { session throws(MachineError<String, SCXMLEvent>) in try session.pump() }
         }
+        var result = SCXMLStep()
+        for (position, arrival) in arrivals.enumerated() {
+            do {
+                result.merge(
+                    try runCascade { session throws(MachineError<String, SCXMLEvent>) in
+                        session.accept(arrival)
+                        try session.pump()
+                    })
+            } catch {
+                for later in arrivals[(position + 1)...] { accept(later) }
+                throw error
+            }
+        }
+        return result
     }
 
     /// Waits for the events on their way through the event I/O processors and processes them, until

@@ -133,6 +133,30 @@ extension SCXMLSession {
         guard archive.version == SCXMLSessionArchive.currentVersion else {
             throw .unsupportedVersion(found: archive.version, supported: SCXMLSessionArchive.currentVersion)
         }
+        // Numbers first, before any arithmetic: an archive read from a file is untrusted input.
+        guard archive.time >= 0 else { throw .mismatch("the session's time \(archive.time) ns is negative") }
+        // A session counts its delayed sends from 0: 2^62 of them would take a century at a billion
+        // a second, and leaves room to count on without overflow.
+        guard (0...(1 << 62)).contains(archive.sequence) else {
+            throw .mismatch("the session's sequence \(archive.sequence) is out of the range a session counts in")
+        }
+        guard archive.delayed.count <= options.limits.pendingTimers else {
+            throw .mismatch(
+                "the archive holds \(archive.delayed.count) delayed events, more than the limit pendingTimers of \(options.limits.pendingTimers)"
+            )
+        }
+        for delivery in archive.delayed {
+            guard delivery.deadline >= .zero, delivery.sequence >= 0, delivery.sequence <= archive.sequence else {
+                throw .mismatch(
+                    "the delayed event '\(delivery.event.name)' has a deadline of \(delivery.deadline) and sequence \(delivery.sequence), which the session cannot have"
+                )
+            }
+        }
+        guard archive.children.count < options.limits.sessions else {
+            throw .mismatch(
+                "the archive holds \(archive.children.count) invoked sessions, more than the limit sessions of \(options.limits.sessions)"
+            )
+        }
         var options = options
         options.sessionID = archive.sessionID
         self.init(chart: chart, options: options)

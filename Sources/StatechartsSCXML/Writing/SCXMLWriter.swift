@@ -268,7 +268,7 @@ struct XMLWriter {
     }
 
     static func attributeText(_ attributes: [(String, String)]) -> String {
-        attributes.map { " \($0.0)=\"\(XMLText.escapeAttribute($0.1))\"" }.joined()
+        attributes.map { " \($0.0)=\"\(Escaping.xml($0.1))\"" }.joined()
     }
 
     mutating func open(_ name: String, _ attributes: [(String, String)]) {
@@ -289,7 +289,7 @@ struct XMLWriter {
     mutating func inline(_ name: String, _ attributes: [(String, String)], _ content: SCXMLInlineContent) {
         let body: String
         switch content {
-        case .text(let text): body = XMLText.escapeText(text)
+        case .text(let text): body = Escaping.xml(text)
         case .markup(let markup): body = markup
         }
         line("<\(name)\(Self.attributeText(attributes))>\(body)</\(name)>")

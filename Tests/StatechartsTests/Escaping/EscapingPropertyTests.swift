@@ -1,0 +1,228 @@
+import Foundation
+import Statecharts
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Each escaping function of `Escaping`, on 100,000 random strings (combining marks after quotes,
+/// controls, bidirectional controls, separators, noncharacters, astral scalars), read back by a
+/// real parser of its language: `XMLParser`, Graphviz's `dot`, `swiftc` (compiled and run), and
+/// `JSONSerialization`; the terminal's by the scalars left in its output.
+@Suite struct EscapingPropertyTests {
+    static let count = 100_000
+
+    @Test("XML: XMLParser reads every attribute and every text back as written, invalid scalars as U+FFFD")
+    func xml() throws {
+        var random = RandomText(seed: 1)
+        let strings = random.strings(Self.count)
+        // Documents of 10,000 elements: libxml2 refuses a document of more than 10 MB unless told
+        // it is huge.
+        for start in stride(from: 0, to: strings.count, by: 10_000) {
+            let part = Array(strings[start..<min(start + 10_000, strings.count)])
+            var document = "<r>"
+            for text in part {
+                document += "\n<e a=\"\(Escaping.xml(text))\" b='\(Escaping.xml(text))'>\(Escaping.xml(text))</e>"
+            }
+            document += "</r>"
+            let reader = ElementReader()
+            let parser = XMLParser(data: Data(document.utf8))
+            parser.delegate = reader
+            let parsed = parser.parse()
+            #expect(parsed, "line \(parser.lineNumber): \(Self.firstUnreadable(part).map(\.debugDescription) ?? "")")
+            try #require(reader.elements.count == part.count)
+            for (text, element) in zip(part, reader.elements) {
+                let expected = String(
+                    String.UnicodeScalarView(text.unicodeScalars.map { Escaping.isXMLCharacter($0) ? $0 : "\u{FFFD}" }))
+                #expect(element.a.scalarValues == expected.scalarValues, "\(text.debugDescription)")
+                #expect(element.b.scalarValues == expected.scalarValues, "\(text.debugDescription)")
+                #expect(element.text.scalarValues == expected.scalarValues, "\(text.debugDescription)")
+            }
+            // What a terminal would obey is written as a reference.
+            #expect(!document.unicodeScalars.contains { $0 != "\n" && Escaping.isInvisibleInSource($0) })
+        }
+    }
+
+    /// The first string whose element XMLParser cannot read alone.
+    static func firstUnreadable(_ strings: [String]) -> String? {
+        strings.first { text in
+            let one = "<e a=\"\(Escaping.xml(text))\" b='\(Escaping.xml(text))'>\(Escaping.xml(text))</e>"
+            return !XMLParser(data: Data(one.utf8)).parse()
+        }
+    }
+
+    @Test("JSON: JSONSerialization reads every string back as written, and no control scalar is left raw")
+    func json() throws {
+        var random = RandomText(seed: 2)
+        let strings = random.strings(Self.count)
+        let text = "[" + strings.map(Escaping.json).joined(separator: ",") + "]"
+        let read = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String])
+        try #require(read.count == strings.count)
+        for (written, back) in zip(strings, read) {
+            #expect(back.scalarValues == written.scalarValues, "\(written.debugDescription)")
+        }
+        #expect(!text.unicodeScalars.contains { Escaping.isInvisibleInSource($0) })
+
+        // JSON from an encoder, with what it leaves raw escaped.
+        let encoded = String(decoding: try JSONEncoder().encode(strings), as: UTF8.self)
+        let escaped = Escaping.jsonText(encoded)
+        #expect(!escaped.unicodeScalars.contains { Escaping.isInvisibleInSource($0) })
+        let again = try #require(try JSONSerialization.jsonObject(with: Data(escaped.utf8)) as? [String])
+        #expect(again.map(\.scalarValues) == strings.map(\.scalarValues))
+    }
+
+    @Test(
+        "DOT: dot reads every node name and label back, after Graphviz's own escapes, as written",
+        .enabled(if: ExternalTool.find("dot") != nil, "Graphviz's dot is not installed (apt-get install graphviz)"))
+    func dot() throws {
+        var random = RandomText(seed: 3)
+        let strings = random.strings(Self.count)
+        var graph = "digraph \(Escaping.dot("g\"\u{301}")) {\n"
+        for (index, text) in strings.enumerated() {
+            // Each node's name is unique (its index first), its label the string itself.
+            graph += "  \(Escaping.dot("\(index)|" + text)) [label=\(Escaping.dot(text)), pos=\"0,0\"];\n"
+        }
+        graph += "}\n"
+        // neato with -n lays out nothing: dot's parser is what is tested.
+        let output = try ExternalTool.run("dot", ["-Kneato", "-n", "-Tjson"], input: Data(graph.utf8))
+        let json = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+        let objects = try #require(json["objects"] as? [[String: Any]])
+        try #require(objects.count == strings.count, "dot read \(objects.count) nodes")
+        for (index, text) in strings.enumerated() {
+            let object = objects[index]
+            let expected = Self.dotReadBack(text)
+            let name = try #require(object["name"] as? String)
+            let label = try #require(object["label"] as? String)
+            #expect(Self.unescapeGraphviz(name).scalarValues == ("\(index)|" + expected).scalarValues)
+            #expect(Self.unescapeGraphviz(label).scalarValues == expected.scalarValues, "\(text.debugDescription)")
+            // No attribute but the label and those dot adds itself.
+            #expect(!object.keys.contains { ["URL", "href", "id", "class", "style", "tooltip"].contains($0) })
+        }
+    }
+
+    /// What `Escaping.dot` promises dot reads back: line breaks as line feeds, the scalars a
+    /// picture cannot show as U+FFFD.
+    static func dotReadBack(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar -> Unicode.Scalar in
+                    if scalar == "\r" { return "\n" }
+                    if scalar != "\n" && scalar != "\t" && Escaping.isInvisibleInSource(scalar) { return "\u{FFFD}" }
+                    return scalar
+                }))
+    }
+
+    /// Graphviz's escapes in a string it read (`\\` and `\n`), as a label shows them.
+    static func unescapeGraphviz(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var escaping = false
+        for scalar in text.unicodeScalars {
+            if escaping {
+                result.append(scalar == "n" ? "\n" : scalar)
+                escaping = false
+            } else if scalar == "\\" {
+                escaping = true
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    @Test(
+        "Swift: swiftc compiles every literal and comment, and the program prints every string back as written",
+        .enabled(if: ExternalTool.find("swiftc") != nil, "swiftc is not on PATH"))
+    func swift() throws {
+        var random = RandomText(seed: 4)
+        let strings = random.strings(Self.count)
+        let chunk = 5000
+        var source = "// \(Escaping.swiftComment("a file \"\u{301}\n*/ named\r\u{2028}oddly.scxml"))\n"
+        for start in stride(from: 0, to: strings.count, by: chunk) {
+            source += "func chunk\(start)() -> [String] {\n    [\n"
+            for text in strings[start..<min(start + chunk, strings.count)] {
+                source +=
+                    "        /* \(Escaping.swiftComment(text)) */ \(Escaping.swiftLiteral(text)),  // \(Escaping.swiftComment(text))\n"
+            }
+            source += "    ]\n}\n"
+        }
+        source += "let all = ["
+        source += stride(from: 0, to: strings.count, by: chunk).map { "chunk\($0)()" }.joined(separator: ", ")
+        source += "].flatMap { $0 }\n"
+        source +=
+            "for text in all { print(text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: \" \")) }\n"
+        // Nothing a terminal or an editor would obey, nor a line break inside a literal or comment.
+        #expect(!source.unicodeScalars.contains { $0 != "\n" && Escaping.isInvisibleInSource($0) })
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("escaping-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("main.swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let program = folder.appendingPathComponent("main")
+        _ = try ExternalTool.run("swiftc", ["-Onone", file.path, "-o", program.path])
+        let output = try ExternalTool.run(program.path, [])
+        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        try #require(lines.count == strings.count + 1, "the program printed \(lines.count - 1) strings")
+        for (text, line) in zip(strings, lines) {
+            let expected = text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")
+            #expect(String(line) == expected, "\(text.debugDescription)")
+        }
+    }
+
+    @Test("Terminal: no control, separator or bidirectional scalar is left, and printable text is kept as it is")
+    func terminal() {
+        var random = RandomText(seed: 5)
+        for text in random.strings(Self.count) {
+            let line = Escaping.terminal(text)
+            #expect(!line.unicodeScalars.contains { $0 != "\t" && Escaping.isInvisibleInSource($0) })
+            let lines = Escaping.terminal(text, keepingLineBreaks: true)
+            #expect(!lines.unicodeScalars.contains { $0 != "\t" && $0 != "\n" && Escaping.isInvisibleInSource($0) })
+            #expect(lines.unicodeScalars.filter { $0 == "\n" }.count == text.unicodeScalars.filter { $0 == "\n" }.count)
+            if !text.unicodeScalars.contains(where: { $0 != "\t" && Escaping.isInvisibleInSource($0) }) {
+                #expect(line.scalarValues == text.scalarValues)
+            }
+        }
+        #expect(Escaping.terminal("a\u{1B}[31mb\u{9B}c\u{202E}d\re") == "a\\u{1B}[31mb\\u{9B}c\\u{202E}d\\u{D}e")
+    }
+
+    @Test("A quote followed by a combining mark is escaped in every language")
+    func combiningMarks() {
+        let text = "\"\u{301} onload=\"alert(1)"
+        #expect(!Escaping.xml(text).contains("\""))
+        #expect(!Escaping.xml("'\u{301}").unicodeScalars.contains("'"))
+        #expect(Escaping.dot(text).unicodeScalars.filter { $0 == "\"" }.count == 4)
+        #expect(Escaping.swiftLiteral(text) == "\"\\\"\u{301} onload=\\\"alert(1)\"")
+        #expect(Escaping.json(text) == "\"\\\"\u{301} onload=\\\"alert(1)\"")
+    }
+}
+
+/// The elements `<e a="…" b='…'>text</e>` of a document, as XMLParser reports them.
+private final class ElementReader: NSObject, XMLParserDelegate {
+    struct Element {
+        var a = ""
+        var b = ""
+        var text = ""
+    }
+
+    var elements: [Element] = []
+    private var inside = false
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        guard elementName == "e" else { return }
+        elements.append(Element(a: attributes["a"] ?? "", b: attributes["b"] ?? ""))
+        inside = true
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        inside = false
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard inside, !elements.isEmpty else { return }
+        elements[elements.count - 1].text += string
+    }
+}
