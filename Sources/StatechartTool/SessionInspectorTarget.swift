@@ -48,7 +48,15 @@ actor SessionInspectorTarget: InspectorTarget {
         return step
     }
 
-    func snapshot() async -> InspectorSnapshot { snapshot(archive: try? session.archive()) }
+    /// The session now. It waits its turn as every request does: ``ChartSession/take(_:progress:)``
+    /// is nonisolated and runs the document's scripts off this actor while a step is under way, so a
+    /// snapshot taken then would archive the same JavaScript context from a second thread (the
+    /// abort seen with requests arriving during a clock advance).
+    func snapshot() async -> InspectorSnapshot {
+        await acquire()
+        defer { release() }
+        return snapshot(archive: try? session.archive())
+    }
 
     func send(_ event: InspectorEvent) async throws(InspectorError) {
         let data: SCXMLValue?

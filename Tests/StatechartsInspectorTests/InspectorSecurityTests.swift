@@ -9,7 +9,8 @@ import Testing
 /// wrong type. Each must be refused before it reaches the machine.
 @Suite struct InspectorSecurityTests {
     /// An attached recorder, idle, and its server.
-    @MainActor static func serve() async throws -> (IsolatedStatechart<Recorder, RecorderEvent, Takes>, InspectorServer) {
+    @MainActor static func serve() async throws -> (IsolatedStatechart<Recorder, RecorderEvent, Takes>, InspectorServer)
+    {
         let machine = IsolatedStatechart(try recorderChart(), context: Takes())
         try machine.start()
         return (machine, try await InspectorServer.attach(machine, events: recorderEvent))
@@ -45,7 +46,9 @@ import Testing
     @MainActor func hostChecked() async throws {
         let (_, server) = try await Self.serve()
         let target = "/api/snapshot?token=\(server.token)"
-        for host in ["evil.example:\(server.port)", "evil.example", "127.0.0.1:1", "127.0.0.1", "127.0.0.1.evil.example"] {
+        for host in [
+            "evil.example:\(server.port)", "evil.example", "127.0.0.1:1", "127.0.0.1", "127.0.0.1.evil.example",
+        ] {
             let answer = try await RawHTTP.request(port: server.port, "GET", target, headers: ["Host": host])
             #expect(answer.status == 421, "Host: \(host)")
         }
@@ -152,7 +155,8 @@ import Testing
         let hub = InspectorHub(target: SilentTarget(), timelineLimit: 1000, timelineBytes: 100_000)
         let large = InspectorValue.string(String(repeating: "x", count: 30_000))
         for index in 0..<50 {
-            let snapshot = InspectorSnapshot(configuration: ["idle"], active: ["idle"], events: [], data: large, time: 0, status: "running")
+            let snapshot = InspectorSnapshot(
+                configuration: ["idle"], active: ["idle"], events: [], data: large, time: 0, status: "running")
             await hub.record(InspectorStep(index: index, label: "step \(index)", snapshot: snapshot))
         }
         let timeline = await hub.timeline
@@ -163,7 +167,8 @@ import Testing
         await hub.record(
             InspectorStep(
                 index: 50, label: "huge",
-                snapshot: InspectorSnapshot(configuration: [], active: [], events: [], data: huge, time: 0, status: "running")))
+                snapshot: InspectorSnapshot(
+                    configuration: [], active: [], events: [], data: huge, time: 0, status: "running")))
         #expect(await hub.timeline.map(\.index) == [50])
     }
 }

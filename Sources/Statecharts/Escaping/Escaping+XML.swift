@@ -1,15 +1,23 @@
 extension Escaping {
-    /// `text` as XML 1.0 character data or as an attribute value in double or single quotes, and
-    /// so as SVG.
+    /// Where XML text goes: an attribute value in double quotes, or character data.
+    package enum XMLContext: Sendable {
+        /// An attribute value, written between double quotes.
+        case attribute
+        /// Character data: an element's text.
+        case text
+    }
+
+    /// `text` as XML 1.0 (and so SVG) character data or as an attribute value in double quotes.
     ///
-    /// `&`, `<`, `>`, `"` and `'` become entity references. Tab, line feed and carriage return
-    /// become character references, so that attribute-value normalization and line-end
-    /// normalization keep them; so do DEL, the C1 controls, the line and paragraph separators and
-    /// the bidirectional controls, which XML allows but a terminal or an editor obeys, so that a
-    /// document printed or opened shows what it holds. Scalars XML 1.0 cannot hold at all, not even as a reference (the
-    /// other C0 controls, U+FFFE and U+FFFF), become U+FFFD: the one change this function makes to
-    /// what a parser reads back.
-    package static func xml(_ text: String) -> String {
+    /// `&`, `<` and `>` become entity references everywhere, and `"` in an attribute. Line feeds
+    /// and tabs stay as they are in text and become character references in an attribute, whose
+    /// value normalization would turn them into spaces; a carriage return, which line-end
+    /// normalization drops, is always a reference. So are DEL, the C1 controls, the line and
+    /// paragraph separators, the bidirectional controls and U+FEFF, which XML allows but a
+    /// terminal or an editor obeys or hides: a document printed or opened shows what it holds.
+    /// Scalars XML 1.0 cannot hold at all, not even as a reference (the other C0 controls, U+FFFE
+    /// and U+FFFF), become U+FFFD: the one change this function makes to what a parser reads back.
+    package static func xml(_ text: String, in context: XMLContext = .attribute) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -17,18 +25,17 @@ extension Escaping {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t": result += "&#9;"
-            case "\n": result += "&#10;"
-            case "\r": result += "&#13;"
+            case "\"" where context == .attribute: result += "&quot;"
+            case "\t" where context == .attribute: result += "&#9;"
+            case "\n" where context == .attribute: result += "&#10;"
+            case "\t", "\n": result.unicodeScalars.append(scalar)
             default:
-                if isInvisibleInSource(scalar) && isXMLCharacter(scalar) {
-                    result += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
-                } else if isXMLCharacter(scalar) {
-                    result.unicodeScalars.append(scalar)
-                } else {
+                if !isXMLCharacter(scalar) {
                     result.unicodeScalars.append("\u{FFFD}")
+                } else if isInvisibleInSource(scalar) {
+                    result += "&#x" + String(scalar.value, radix: 16, uppercase: true) + ";"
+                } else {
+                    result.unicodeScalars.append(scalar)
                 }
             }
         }

@@ -159,7 +159,7 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
             let textX = isLeaf ? frame.midX : frame.x + Self.padding
             output +=
                 pad
-                + "  <text x=\"\(Self.number(textX))\" y=\"\(Self.number(textY))\"\(isLeaf ? " text-anchor=\"middle\"" : "") font-weight=\"\(isLeaf ? "normal" : "bold")\">\(Escaping.xml(name))</text>\n"
+                + "  <text x=\"\(Self.number(textX))\" y=\"\(Self.number(textY))\"\(isLeaf ? " text-anchor=\"middle\"" : "") font-weight=\"\(isLeaf ? "normal" : "bold")\">\(Escaping.xml(name, in: .text))</text>\n"
         }
         for child in picture.children(of: state) { writeState(child, depth: depth + 1) }
         output += pad + "</g>\n"
@@ -225,7 +225,7 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
             "<g class=\"transition\" data-source=\"\(Escaping.xml(picture.analysis.name(of: edge.source)))\" data-target=\"\(Escaping.xml(picture.analysis.name(of: edge.target)))\"><path d=\"\(path)\" marker-end=\"url(#arrow)\"/>"
         if !edge.label.isEmpty {
             output +=
-                "<text x=\"\(Self.number(labelX))\" y=\"\(Self.number(labelY))\" text-anchor=\"middle\">\(Escaping.xml(edge.label))</text>"
+                "<text x=\"\(Self.number(labelX))\" y=\"\(Self.number(labelY))\" text-anchor=\"middle\">\(Escaping.xml(edge.label, in: .text))</text>"
         }
         output += "</g>\n"
     }

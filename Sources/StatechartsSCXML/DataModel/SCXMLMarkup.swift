@@ -84,7 +84,7 @@ public enum SCXMLMarkup: Sendable, Hashable {
     public var xml: String {
         switch self {
         case .text(let text):
-            return Escaping.xml(text)
+            return Escaping.xml(text, in: .text)
         case .element(let element):
             var result = "<\(element.name)"
             for attribute in element.attributes {

@@ -113,8 +113,10 @@ extension SwiftChartWriter {
     func exactKinds(_ descriptors: [EventDescriptor]) -> [String]? {
         var kinds: [String] = []
         for descriptor in descriptors {
+            // A descriptor matches another event when it is a proper prefix of one (in time linear
+            // in the document, not in the events times the transitions).
             guard !descriptor.isWildcard, eventNames[descriptor.pattern] != nil, !isPlatform(descriptor.pattern),
-                eventOrder.allSatisfy({ $0 == descriptor.pattern || !descriptor.matches($0) })
+                !eventPrefixes.contains(descriptor.pattern)
             else { return nil }
             if !kinds.contains(descriptor.pattern) { kinds.append(descriptor.pattern) }
         }

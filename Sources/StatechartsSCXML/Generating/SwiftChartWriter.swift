@@ -22,6 +22,11 @@ struct SwiftChartWriter {
     /// Case names of the events, by name, and the names in the order the document first uses them.
     var eventNames: [String: String] = [:]
     var eventOrder: [String] = []
+    /// The names of ``eventOrder``, to look one up in constant time.
+    var eventSet: Set<String> = []
+    /// Every proper dot-separated prefix of an event name of ``eventOrder`` (`a` and `a.b` of
+    /// `a.b.c`): a descriptor that is one matches more than one event.
+    var eventPrefixes: Set<String> = []
     var diagnostics: [SCXMLDiagnostic] = []
     /// Whether an action throws `ExecutionError`, which is then declared.
     var throwsExecutionError = false
@@ -73,8 +78,13 @@ struct SwiftChartWriter {
     mutating func nameEvents() {
         var positions: [String: (event: String, location: SourcePosition)] = [:]
         func add(_ event: String, at location: SourcePosition) {
-            guard eventNames[event] == nil, !eventOrder.contains(event) else { return }
+            guard eventNames[event] == nil, eventSet.insert(event).inserted else { return }
             eventOrder.append(event)
+            var prefix = Substring(event)
+            while let dot = prefix.lastIndex(of: ".") {
+                prefix = prefix[..<dot]
+                guard eventPrefixes.insert(String(prefix)).inserted else { break }
+            }
             guard let name = caseName(event, of: "event", at: location, reserved: Self.reservedEventNames) else {
                 return
             }

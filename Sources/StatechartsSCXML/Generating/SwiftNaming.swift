@@ -83,7 +83,7 @@ enum SwiftNaming {
         var name = first.allSatisfy { !$0.isLetter || $0.isUppercase } ? first.lowercased() : lowercasingFirst(first)
         for part in parts.dropFirst() { name += uppercasingFirst(part) }
         if let initial = name.unicodeScalars.first, !isIdentifierHead(initial) { name = "_" + name }
-        return isIdentifier(name) ? name : nil
+        return isIdentifierInBackticks(name) ? name : nil
     }
 
     /// An UpperCamelCase name for a type (`media-player` → `MediaPlayer`); `nil` when `text` has no
@@ -100,9 +100,14 @@ enum SwiftNaming {
     /// scalar by scalar (not by `Character`, whose `isLetter` takes letters with any combining mark
     /// and symbols Swift reads as operators), with nothing invisible in it.
     static func isIdentifier(_ text: String) -> Bool {
+        isIdentifierInBackticks(text) && !keywords.contains(text)
+    }
+
+    /// Whether `text` is a Swift identifier, in backticks when it is a keyword (`` `default` ``):
+    /// Swift's grammar scalar by scalar, nothing invisible, and not `_` alone.
+    static func isIdentifierInBackticks(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, isIdentifierHead(first) else { return false }
-        return text.unicodeScalars.allSatisfy { isIdentifierCharacter($0) && !isInvisible($0) }
-            && !keywords.contains(text) && text != "_"
+        return text.unicodeScalars.allSatisfy { isIdentifierCharacter($0) && !isInvisible($0) } && text != "_"
     }
 
     /// `name` as it is written in a declaration or after a dot: in backticks when Swift reserves it.

@@ -31,7 +31,7 @@ struct XMLElement {
 
     /// The content as XML text: the text, then the children.
     var innerXML: String {
-        Escaping.xml(text.trimmingCharacters(in: .whitespacesAndNewlines)) + children.map(\.xml).joined()
+        Escaping.xml(text.trimmingCharacters(in: .whitespacesAndNewlines), in: .text) + children.map(\.xml).joined()
     }
 }
 

@@ -289,7 +289,7 @@ struct XMLWriter {
     mutating func inline(_ name: String, _ attributes: [(String, String)], _ content: SCXMLInlineContent) {
         let body: String
         switch content {
-        case .text(let text): body = Escaping.xml(text)
+        case .text(let text): body = Escaping.xml(text, in: .text)
         case .markup(let markup): body = markup
         }
         line("<\(name)\(Self.attributeText(attributes))>\(body)</\(name)>")
