@@ -43,6 +43,8 @@ final class JavaScriptContext: @unchecked Sendable {
     private(set) var eventBinder: JSObjectRef?
     /// The DOM's builder and serializer, made the first time XML content is used.
     private var domHelperObject: JSObjectRef?
+    /// The archive's encoder and decoder, made the first time the model is archived or restored.
+    private var archiveHelperObject: JSObjectRef?
     /// `Object.freeze`, kept from the context's start.
     private var freezer: JSObjectRef?
 
@@ -430,6 +432,13 @@ final class JavaScriptContext: @unchecked Sendable {
         freezer = makeFunction(
             "(function (freeze) { return function (value) { return freeze(value); }; })(Object.freeze)")
         return freezer
+    }
+
+    /// The archive's encoder and decoder (see ``archive(_:named:)``).
+    func archiveHelpers() -> JSObjectRef? {
+        if let archiveHelperObject { return archiveHelperObject }
+        archiveHelperObject = makeFunction(Self.archiveSource)
+        return archiveHelperObject
     }
 
     /// The DOM's builder and serializer (see ``makeDOM(_:)``).

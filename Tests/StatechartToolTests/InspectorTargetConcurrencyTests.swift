@@ -27,7 +27,8 @@ import Testing
         try Self.document.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let source = try ChartSource.load(file.path)
-        let target = SessionInspectorTarget(session: ChartSession(source: source, limits: .default, maximumSteps: 1_000_000))
+        let target = SessionInspectorTarget(
+            session: ChartSession(source: source, limits: .default, maximumSteps: 1_000_000))
         _ = await target.connect(report: { _ in })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await target.advance(by: 0.3) }

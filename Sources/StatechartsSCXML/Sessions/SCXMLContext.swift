@@ -92,6 +92,10 @@ extension SCXMLContext: Codable {
 
     /// Decodes a context.
     ///
+    /// The data model is kept in its archived form, a value that shares nothing with any session;
+    /// ``SCXMLSession/init(chart:restoring:options:)`` makes it live, and says then if it cannot
+    /// be read back.
+    ///
     /// - Throws: `DecodingError.dataCorrupted` when the data model named is not among
     ///   ``dataModelsKey``'s types.
     public init(from decoder: any Decoder) throws {
@@ -99,11 +103,12 @@ extension SCXMLContext: Codable {
         let name = try container.decode(String.self, forKey: .dataModel)
         let models =
             decoder.userInfo[Self.dataModelsKey] as? [any SCXMLDataModel.Type] ?? SCXMLDocument.builtInDataModels
-        guard let type = models.first(where: { $0.names.contains(name) }) else {
+        guard models.contains(where: { $0.names.contains(name) }) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .dataModel, in: container, debugDescription: "the data model '\(name)' is not available")
         }
-        model = try container.decode(type, forKey: .model)
+        let archived = try container.decode(ArchivedDataModel.self, forKey: .model)
+        model = ArchivedDataModel(dataModel: name, encoded: archived.encoded)
         info = try container.decode(SCXMLSessionInfo.self, forKey: .info)
         initializedStates = try container.decode(Set<String>.self, forKey: .initializedStates)
         sendCounter = try container.decode(Int.self, forKey: .sendCounter)
@@ -116,7 +121,11 @@ extension SCXMLContext: Codable {
     /// Encodes the context: its data model's name and variables, its identity and counters.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(type(of: model).names.sorted().first ?? "", forKey: .dataModel)
+        if let archived = model as? ArchivedDataModel {
+            try container.encode(archived.dataModel, forKey: .dataModel)
+        } else {
+            try container.encode(type(of: model).names.sorted().first ?? "", forKey: .dataModel)
+        }
         try container.encode(model, forKey: .model)
         try container.encode(info, forKey: .info)
         try container.encode(initializedStates.sorted(), forKey: .initializedStates)

@@ -60,6 +60,9 @@ public enum SCXMLArchiveError: Error, Sendable, CustomStringConvertible {
     case unsupportedVersion(found: Int, supported: Int)
     /// The archive does not fit the chart.
     case mismatch(String)
+    /// A session's data model holds a value no archive can keep, or an archived one cannot be
+    /// read back: the reason names the variable.
+    case dataModel(session: String, reason: String)
 
     /// A sentence that says what went wrong.
     public var description: String {
@@ -74,6 +77,8 @@ public enum SCXMLArchiveError: Error, Sendable, CustomStringConvertible {
             return "the archive's format is version \(found); this library reads version \(supported)"
         case .mismatch(let reason):
             return "the archive does not fit the chart: \(reason)"
+        case .dataModel(let session, let reason):
+            return "session \(session): \(reason)"
         }
     }
 }
@@ -95,24 +100,27 @@ extension SCXMLSession {
     ///   cannot be archived.
     public func archive() throws(SCXMLArchiveError) -> SCXMLSessionArchive {
         guard pendingHead == pending.count, inFlight.isEmpty else { throw .eventsInFlight }
-        let top: MachineArchive<String, SCXMLEvent, SCXMLContext>
+        var top: MachineArchive<String, SCXMLEvent, SCXMLContext>
         do {
             top = try machine.archive()
         } catch {
             throw .machine(session: sessionID, error)
         }
+        try Self.freeze(&top, session: sessionID)
         var records: [SCXMLSessionArchive.ChildRecord] = []
         for id in childOrder {
             guard let child = children[id] else { continue }
+            var archived: MachineArchive<String, SCXMLEvent, SCXMLContext>
             do {
-                records.append(
-                    .init(
-                        sessionID: id, parent: child.parent, invocation: child.invocation, invokeID: child.invokeID,
-                        source: child.source, invokingDocument: child.invokingDocument,
-                        machine: try child.machine.archive()))
+                archived = try child.machine.archive()
             } catch {
                 throw .machine(session: id, error)
             }
+            try Self.freeze(&archived, session: id)
+            records.append(
+                .init(
+                    sessionID: id, parent: child.parent, invocation: child.invocation, invokeID: child.invokeID,
+                    source: child.source, invokingDocument: child.invokingDocument, machine: archived))
         }
         return SCXMLSessionArchive(
             version: SCXMLSessionArchive.currentVersion, time: Self.nanoseconds(now), top: top, children: records,
@@ -127,6 +135,36 @@ extension SCXMLSession {
     ///
     /// - Throws: ``SCXMLArchiveError`` when the archive does not fit the chart or a document cannot
     ///   be read again.
+    /// Puts the archive's data model in its archived form (``ArchivedDataModel``): a value that
+    /// shares nothing with the live model.
+    static func freeze(
+        _ archive: inout MachineArchive<String, SCXMLEvent, SCXMLContext>, session: String
+    ) throws(SCXMLArchiveError) {
+        do {
+            archive.context.model = try ArchivedDataModel(freezing: archive.context.model)
+        } catch let EncodingError.invalidValue(_, context) {
+            throw .dataModel(session: session, reason: context.debugDescription)
+        } catch {
+            throw .dataModel(session: session, reason: "its data model cannot be archived: \(error)")
+        }
+    }
+
+    /// The archive with its data model live again, a new one of its own.
+    func thawed(
+        _ archive: MachineArchive<String, SCXMLEvent, SCXMLContext>, session: String
+    ) throws(SCXMLArchiveError) -> MachineArchive<String, SCXMLEvent, SCXMLContext> {
+        guard let archived = archive.context.model as? ArchivedDataModel else { return archive }
+        var live = archive
+        do {
+            live.context.model = try archived.thawed(with: dataModels)
+            return live
+        } catch DecodingError.dataCorrupted(let context) {
+            throw .dataModel(session: session, reason: context.debugDescription)
+        } catch {
+            throw .dataModel(session: session, reason: "its data model cannot be restored: \(error)")
+        }
+    }
+
     public init(
         chart: SCXMLChart, restoring archive: SCXMLSessionArchive, options: Options = Options()
     ) throws(SCXMLArchiveError) {
@@ -160,8 +198,9 @@ extension SCXMLSession {
         var options = options
         options.sessionID = archive.sessionID
         self.init(chart: chart, options: options)
+        let live = try thawed(archive.top, session: archive.sessionID)
         do {
-            machine = try StateMachine(chart: chart.statechart, restoring: archive.top, invocations: .resume)
+            machine = try StateMachine(chart: chart.statechart, restoring: live, invocations: .resume)
         } catch {
             throw .machine(session: archive.sessionID, error)
         }
@@ -187,10 +226,10 @@ extension SCXMLSession {
             } catch {
                 throw .document(session: record.sessionID, error)
             }
+            let live = try thawed(record.machine, session: record.sessionID)
             var restored: Machine
             do {
-                restored = try StateMachine(
-                    chart: childChart.statechart, restoring: record.machine, invocations: .resume)
+                restored = try StateMachine(chart: childChart.statechart, restoring: live, invocations: .resume)
             } catch {
                 throw .machine(session: record.sessionID, error)
             }
