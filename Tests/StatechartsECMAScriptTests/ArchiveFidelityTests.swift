@@ -29,7 +29,8 @@ import Testing
             SCXMLSessionArchive.self, from: data)
         let logs = Locked<[String]>([])
         var restored = try SCXMLSession(
-            chart: chart, restoring: archive, options: .init(log: { record in logs.withLock { $0.append("\(record)") } }))
+            chart: chart, restoring: archive,
+            options: .init(log: { record in logs.withLock { $0.append("\(record)") } }))
         try restored.send("check")
         return logs.withLock { $0 }.joined(separator: "\n")
     }
@@ -41,27 +42,49 @@ import Testing
             ("var x = Infinity; var y = -Infinity;", "x === Infinity && y === -Infinity"),
             ("var x = -0;", "Object.is(x, -0)"),
             ("var x = [0, -0, NaN];", "Object.is(x[1], -0) && Number.isNaN(x[2]) && Object.is(x[0], 0)"),
-            ("var x = 0.1 + 0.2; var y = 1e308 * 10; var z = 5e-324;", "x === 0.30000000000000004 && y === Infinity && z === 5e-324"),
+            (
+                "var x = 0.1 + 0.2; var y = 1e308 * 10; var z = 5e-324;",
+                "x === 0.30000000000000004 && y === Infinity && z === 5e-324"
+            ),
             ("var x = 9007199254740993n;", "x === 9007199254740993n"),
             ("var x = undefined; var o = { a: undefined };", "x === undefined && 'a' in o && o.a === undefined"),
             ("var x = [1, , 3];", "x.length === 3 && !(1 in x) && x[2] === 3"),
             ("var d = new Date(1700000000123);", "d instanceof Date && d.getTime() === 1700000000123"),
             ("var d = new Date(NaN);", "d instanceof Date && Number.isNaN(d.getTime())"),
-            ("var m = new Map([[1, 'a'], ['1', { b: NaN }]]);", "m instanceof Map && m.get(1) === 'a' && Number.isNaN(m.get('1').b)"),
+            (
+                "var m = new Map([[1, 'a'], ['1', { b: NaN }]]);",
+                "m instanceof Map && m.get(1) === 'a' && Number.isNaN(m.get('1').b)"
+            ),
             ("var s = new Set([1, 'x', -0]);", "s instanceof Set && s.size === 3 && s.has('x')"),
-            ("var r = /a+b/gi; r.lastIndex = 2;", "r instanceof RegExp && r.source === 'a+b' && r.flags === 'gi' && r.lastIndex === 2"),
-            ("var t = new Float64Array([NaN, -0, 1.5]);", "t instanceof Float64Array && Number.isNaN(t[0]) && Object.is(t[1], -0) && t[2] === 1.5"),
+            (
+                "var r = /a+b/gi; r.lastIndex = 2;",
+                "r instanceof RegExp && r.source === 'a+b' && r.flags === 'gi' && r.lastIndex === 2"
+            ),
+            (
+                "var t = new Float64Array([NaN, -0, 1.5]);",
+                "t instanceof Float64Array && Number.isNaN(t[0]) && Object.is(t[1], -0) && t[2] === 1.5"
+            ),
             ("var b = new Uint8Array([1, 2, 255]);", "b instanceof Uint8Array && b.join() === '1,2,255'"),
-            ("var buffer = new ArrayBuffer(8); var a = new Uint8Array(buffer, 2, 4); var c = new Uint16Array(buffer); a[0] = 7;",
-             "a.buffer === c.buffer && c[1] === 7 && a.byteOffset === 2"),
+            (
+                "var buffer = new ArrayBuffer(8); var a = new Uint8Array(buffer, 2, 4); var c = new Uint16Array(buffer); a[0] = 7;",
+                "a.buffer === c.buffer && c[1] === 7 && a.byteOffset === 2"
+            ),
             ("var shared = { n: 1 }; var pair = [shared, shared];", "pair[0] === pair[1]"),
             ("var loop = { name: 'loop' }; loop.self = loop;", "loop.self === loop"),
             ("var bare = Object.create(null); bare.k = 1;", "Object.getPrototypeOf(bare) === null && bare.k === 1"),
             ("var frozen = Object.freeze({ a: 1 });", "Object.isFrozen(frozen)"),
-            ("var tricky = {}; Object.defineProperty(tricky, '__proto__', { value: 5, enumerable: true, writable: true, configurable: true });",
-             "Object.getPrototypeOf(tricky) === Object.prototype && tricky['__proto__'] === 5"),
-            ("var text = 'a\\u0000b\\ud800c\\u2028';", "text.length === 6 && text.charCodeAt(1) === 0 && text.charCodeAt(3) === 0xd800 && text.charCodeAt(5) === 0x2028"),
-            ("function twice(x) { return 2 * x; } var holder = { f: twice };", "holder.f(4) === 8 && holder.f === twice"),
+            (
+                "var tricky = {}; Object.defineProperty(tricky, '__proto__', { value: 5, enumerable: true, writable: true, configurable: true });",
+                "Object.getPrototypeOf(tricky) === Object.prototype && tricky['__proto__'] === 5"
+            ),
+            (
+                "var text = 'a\\u0000b\\ud800c\\u2028';",
+                "text.length === 6 && text.charCodeAt(1) === 0 && text.charCodeAt(3) === 0xd800 && text.charCodeAt(5) === 0x2028"
+            ),
+            (
+                "function twice(x) { return 2 * x; } var holder = { f: twice };",
+                "holder.f(4) === 8 && holder.f === twice"
+            ),
         ])
     func valuesComeBack(script: String, check: String) throws {
         #expect(try Self.roundTrip(script: script, check: check) == "check: true", "\(script)")
@@ -74,9 +97,14 @@ import Testing
             ("var p = [new WeakSet()];", "the variable 'p' cannot be archived: p[0] is a WeakSet"),
             ("var e = { at: new Error('x') };", "the variable 'e' cannot be archived: e.at is an Error"),
             ("var s = { k: Symbol('x') };", "the variable 's' cannot be archived: s.k is a symbol"),
-            ("class Point { constructor() { this.x = 1; } } var pt = new Point();", "the variable 'pt' cannot be archived: pt is a Point"),
-            ("var g = {}; Object.defineProperty(g, 'v', { get: function () { return 1; }, enumerable: true });",
-             "the variable 'g' cannot be archived: g.v is a getter or a setter"),
+            (
+                "class Point { constructor() { this.x = 1; } } var pt = new Point();",
+                "the variable 'pt' cannot be archived: pt is a Point"
+            ),
+            (
+                "var g = {}; Object.defineProperty(g, 'v', { get: function () { return 1; }, enumerable: true });",
+                "the variable 'g' cannot be archived: g.v is a getter or a setter"
+            ),
         ])
     func unarchivable(script: String, message: String) throws {
         let chart = try SCXMLChart.load(

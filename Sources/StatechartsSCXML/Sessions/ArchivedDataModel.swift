@@ -52,7 +52,8 @@ struct ArchivedDataModel: SCXMLDataModel {
     func thawed(with dataModels: [any SCXMLDataModel.Type]) throws -> any SCXMLDataModel {
         guard let type = dataModels.first(where: { $0.names.contains(dataModel) }) else {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: [], debugDescription: "the data model '\(dataModel)' is not available"))
+                DecodingError.Context(
+                    codingPath: [], debugDescription: "the data model '\(dataModel)' is not available"))
         }
         return try Self.decode(type, from: encoded)
     }

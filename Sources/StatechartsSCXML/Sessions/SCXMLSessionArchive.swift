@@ -127,14 +127,6 @@ extension SCXMLSession {
             delayed: delayed.ordered, sequence: sequence)
     }
 
-    /// A session of `chart` in the state `archive` recorded: the documents of its invoked sessions
-    /// are read again, and their machines restored with the invocations that were running.
-    ///
-    /// The sessions are opened again at the event I/O processors of `options`; `_ioprocessors`
-    /// keeps the locations the archived sessions had.
-    ///
-    /// - Throws: ``SCXMLArchiveError`` when the archive does not fit the chart or a document cannot
-    ///   be read again.
     /// Puts the archive's data model in its archived form (``ArchivedDataModel``): a value that
     /// shares nothing with the live model.
     static func freeze(
@@ -165,6 +157,14 @@ extension SCXMLSession {
         }
     }
 
+    /// A session of `chart` in the state `archive` recorded: the documents of its invoked sessions
+    /// are read again, and their machines restored with the invocations that were running.
+    ///
+    /// The sessions are opened again at the event I/O processors of `options`; `_ioprocessors`
+    /// keeps the locations the archived sessions had.
+    ///
+    /// - Throws: ``SCXMLArchiveError`` when the archive does not fit the chart or a document cannot
+    ///   be read again.
     public init(
         chart: SCXMLChart, restoring archive: SCXMLSessionArchive, options: Options = Options()
     ) throws(SCXMLArchiveError) {
