@@ -35,6 +35,14 @@ let package = Package(
                 .product(name: "Statecharts", package: rootPackage),
                 .product(name: "StatechartsTesting", package: rootPackage), "FuzzDriver",
             ]),
+        // Archives of machines and of sessions, hostile or hand-edited, restored and run.
+        .executableTarget(
+            name: "ArchiveFuzzer",
+            dependencies: [
+                .product(name: "Statecharts", package: rootPackage),
+                .product(name: "StatechartsSCXML", package: rootPackage),
+                .product(name: "StatechartsTesting", package: rootPackage), "FuzzDriver",
+            ]),
         // The step scripts `statechart run --script` reads.
         .executableTarget(
             name: "ScriptFuzzer",

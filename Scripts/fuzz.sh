@@ -5,9 +5,14 @@
 #            and clock advances under tight limits (Fuzz/Sources/SessionFuzzer);
 #   chart    charts of the shared generator (RandomChart) run through the quick step and the
 #            general path side by side, which must agree on every step (Fuzz/Sources/ChartFuzzer);
-#   script   the step scripts of `statechart run`.
+#   script   the step scripts of `statechart run`;
+#   archive  archives of machines and of sessions, hostile or hand-edited, restored and run
+#            (Fuzz/Sources/ArchiveFuzzer): each must end in a value or a typed error.
 #
-#   Scripts/fuzz.sh [SECONDS] [reader|session|chart|script]     default: 300 seconds, reader
+#   Scripts/fuzz.sh [SECONDS] [reader|session|chart|script|archive] [RUNS]
+#
+# 300 seconds and the reader by default; RUNS, when given, ends the run after that many inputs
+# instead (`Scripts/fuzz.sh 3600 archive 1000000`).
 #
 # The reader's and the session's corpora start from the conformance suites in ../shared (read in
 # place, copied only into .build/fuzz), the examples and, for the session, the hostile documents of
@@ -60,18 +65,25 @@ case "$target" in
     printf 'play\nwait 2s\n# comment\npause\n' > "$work/seeds-$target/one"
     printf 'toggle,+60s,brighter' > "$work/seeds-$target/two"
     ;;
-  *) echo "unknown target '$target': reader, session, chart or script" >&2; exit 2 ;;
+  archive)
+    product=ArchiveFuzzer
+    ;;
+  *) echo "unknown target '$target': reader, session, chart, script or archive" >&2; exit 2 ;;
 esac
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 (cd Fuzz && swift build "${flags[@]}" --product "$product")
 binary="$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)/$product"
 export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+# The archive fuzzer's seeds are archives the library itself writes.
+if [ "$target" = archive ]; then "$binary" --write-seeds "$work/seeds-$target"; fi
+runs=()
+if [ -n "${3:-}" ]; then runs=(-runs="$3"); fi
 # A failed precondition ends the input at once: Swift's backtracer would read the stack (which the
 # address sanitizer reports as an error of its own) and then keep the process waiting.
 export SWIFT_BACKTRACE=enable=no
 "$binary" "$work/corpus-$target" "$work/seeds-$target" \
   -max_total_time="$seconds" -max_len=20000 -timeout=10 -detect_leaks=0 \
-  -artifact_prefix="$work/findings/" -print_final_stats=1 2>&1 | tee "$work/$target.log" | grep -E '^#[0-9]+.*(pulse|DONE)|^Done|ERROR|SUMMARY|stat::' || true
+  -artifact_prefix="$work/findings/" -print_final_stats=1 "${runs[@]}" 2>&1 | tee "$work/$target.log" | grep -E '^#[0-9]+.*(pulse|DONE)|^Done|ERROR|SUMMARY|stat::' || true
 if ls "$work/findings/"* >/dev/null 2>&1; then
   echo "findings in $work/findings:"; ls -l "$work/findings"
   exit 1

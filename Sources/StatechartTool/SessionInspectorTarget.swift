@@ -16,14 +16,22 @@ actor SessionInspectorTarget: InspectorTarget {
     /// timeline keeps. The newest is at ``index``.
     private var kept: [Int: Kept] = [:]
     private let archiveLimit: Int
+    /// How many bytes the kept archives' data models may take together; older steps are dropped
+    /// (the newest is always kept), so that a document with large data stepping fast keeps the
+    /// memory bounded.
+    private let archiveBytes: Int
+    /// The bytes of each kept step's archive, and their sum.
+    private var keptBytes: [Int: Int] = [:]
+    private var totalKeptBytes = 0
     private var index = 0
     /// One request at a time: a step awaits, and another must not start on the same session.
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    init(session: ChartSession, archiveLimit: Int = 1000) {
+    init(session: ChartSession, archiveLimit: Int = 1000, archiveBytes: Int = 64 << 20) {
         self.session = session
         self.archiveLimit = archiveLimit
+        self.archiveBytes = archiveBytes
         chartName = session.source.name
         svg = session.source.chart.statechart.svg()
     }
@@ -44,7 +52,7 @@ actor SessionInspectorTarget: InspectorTarget {
         session = working
         let archive = try? session.archive()
         let step = describe(outcome, archive: archive, messages: messages)
-        kept[index] = Kept(step: step, archive: archive)
+        keep(Kept(step: step, archive: archive))
         return step
     }
 
@@ -115,7 +123,7 @@ actor SessionInspectorTarget: InspectorTarget {
             throw InspectorError("\(error)", status: 500)
         }
         index = target
-        kept = kept.filter { $0.key <= target }
+        for later in kept.keys where later > target { drop(later) }
         // The step as it was, marked: the timeline goes on from it.
         var step = entry.step
         if !step.messages.contains(Self.resumedMark) { step.messages.append(Self.resumedMark) }
@@ -160,6 +168,26 @@ actor SessionInspectorTarget: InspectorTarget {
         var archive: SCXMLSessionArchive?
     }
 
+    /// Keeps a step at ``index``, then drops the oldest while more steps or bytes are kept than
+    /// allowed; the newest stays.
+    private func keep(_ entry: Kept) {
+        drop(index)
+        let bytes = entry.archive?.dataModelBytes ?? 0
+        kept[index] = entry
+        keptBytes[index] = bytes
+        totalKeptBytes += bytes
+        var oldest = kept.keys.min() ?? index
+        while oldest < index, kept.count > archiveLimit || totalKeptBytes > archiveBytes {
+            drop(oldest)
+            oldest = kept.keys.min() ?? index
+        }
+    }
+
+    private func drop(_ step: Int) {
+        guard kept.removeValue(forKey: step) != nil else { return }
+        totalKeptBytes -= keptBytes.removeValue(forKey: step) ?? 0
+    }
+
     /// What a step resumed from says.
     static let resumedMark = "resumed from here"
 
@@ -174,8 +202,7 @@ actor SessionInspectorTarget: InspectorTarget {
 
     /// Keeps `step` as the newest, at ``index``, with the session's archive, and reports it.
     private func publish(_ step: InspectorStep, archive: SCXMLSessionArchive?) {
-        kept[index] = Kept(step: step, archive: archive)
-        kept.removeValue(forKey: index - archiveLimit)
+        keep(Kept(step: step, archive: archive))
         report?(step)
     }
 

@@ -34,6 +34,15 @@ public struct SCXMLSessionArchive: Sendable, Codable {
     /// The top session's identifier.
     public var sessionID: String { top.context.info.id }
 
+    /// The bytes the data models of the archive's sessions take in it, frozen: nearly all that
+    /// keeping the archive in memory costs, for a document with data (what the inspector bounds
+    /// its timeline by).
+    public var dataModelBytes: Int {
+        ([top] + children.map(\.machine)).reduce(0) { sum, machine in
+            sum + ((machine.context.model as? ArchivedDataModel)?.encoded.count ?? 0)
+        }
+    }
+
     /// The identifiers of the invoked sessions, in the order they started.
     public var childSessionIDs: [String] { children.map(\.sessionID) }
 

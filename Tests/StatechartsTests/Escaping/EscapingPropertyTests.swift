@@ -74,7 +74,7 @@ import FoundationXML
     @Test(
         "DOT: dot reads every node name and label back, after Graphviz's own escapes, as written",
         .enabled(if: ExternalTool.find("dot") != nil, "Graphviz's dot is not installed (apt-get install graphviz)"))
-    func dot() throws {
+    func dot() async throws {
         var random = RandomText(seed: 3)
         let strings = random.strings(Self.count)
         var graph = "digraph \(Escaping.dot("g\"\u{301}")) {\n"
@@ -84,7 +84,7 @@ import FoundationXML
         }
         graph += "}\n"
         // neato with -n lays out nothing: dot's parser is what is tested.
-        let output = try ExternalTool.run("dot", ["-Kneato", "-n", "-Tjson"], input: Data(graph.utf8))
+        let output = try await ExternalTool.run("dot", ["-Kneato", "-n", "-Tjson"], input: Data(graph.utf8))
         let json = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         let objects = try #require(json["objects"] as? [[String: Any]])
         try #require(objects.count == strings.count, "dot read \(objects.count) nodes")
@@ -132,7 +132,7 @@ import FoundationXML
     @Test(
         "Swift: swiftc compiles every literal and comment, and the program prints every string back as written",
         .enabled(if: ExternalTool.find("swiftc") != nil, "swiftc is not on PATH"))
-    func swift() throws {
+    func swift() async throws {
         var random = RandomText(seed: 4)
         let strings = random.strings(Self.count)
         let chunk = 5000
@@ -159,8 +159,8 @@ import FoundationXML
         let file = folder.appendingPathComponent("main.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
         let program = folder.appendingPathComponent("main")
-        _ = try ExternalTool.run("swiftc", ["-Onone", file.path, "-o", program.path])
-        let output = try ExternalTool.run(program.path, [])
+        _ = try await ExternalTool.run("swiftc", ["-Onone", file.path, "-o", program.path])
+        let output = try await ExternalTool.run(program.path, [])
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         try #require(lines.count == strings.count + 1, "the program printed \(lines.count - 1) strings")
         for (text, line) in zip(strings, lines) {

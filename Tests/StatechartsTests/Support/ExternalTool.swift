@@ -16,8 +16,19 @@ enum ExternalTool {
     }
 
     /// Runs the program with `input`, and returns its standard output; throws when it cannot be
-    /// run or does not exit with 0. Its outputs are read while it runs, so that neither fills.
-    static func run(_ name: String, _ arguments: [String], input: Data? = nil) throws -> Data {
+    /// run or does not exit with 0. It is waited for on a Dispatch thread, not on the cooperative
+    /// pool (two threads on two cores), which the rest of the suite needs meanwhile.
+    static func run(_ name: String, _ arguments: [String], input: Data? = nil) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runBlocking(name, arguments, input: input) })
+            }
+        }
+    }
+
+    /// ``run(_:_:input:)``, on the calling thread. Its outputs are read while it runs, so that
+    /// neither fills.
+    static func runBlocking(_ name: String, _ arguments: [String], input: Data? = nil) throws -> Data {
         guard let executable = find(name) else { throw Failure(description: "\(name) is not installed") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
