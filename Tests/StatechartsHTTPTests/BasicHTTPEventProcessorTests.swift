@@ -170,3 +170,42 @@ struct BasicHTTPEventProcessorTests {
         }
     }
 }
+
+#if ECMAScript
+/// A neighbour that floods a session with events spends each event's own budget, not one that all
+/// of them share.
+@Suite(.timeLimit(.minutes(2)))
+struct ArrivalBudgetTests {
+    @Test(
+        "300 POSTs whose scripts take 10 ms each (3 s in all, past one cascade's 1 s) are all processed, and the session runs on"
+    )
+    func floodDoesNotEndTheSession() async throws {
+        let http = try await BasicHTTPEventProcessor.start()
+        let chart = try SCXMLChart.load(
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+              <datamodel><data id="count" expr="0"/></datamodel>
+              <state id="open">
+                <transition event="work">
+                  <script>var until = Date.now() + 10; while (Date.now() &lt; until) {} count = count + 1;</script>
+                </transition>
+                <transition event="check" cond="count === 300" target="all"/>
+              </state>
+              <final id="all"/>
+            </scxml>
+            """, dataModels: ECMAScriptDataModel.withBuiltIns)
+        var session = SCXMLSession(chart: chart, options: .init(sessionID: "flooded", eventProcessors: [http]))
+        try session.start()
+        let location = http.location(of: session.sessionID)
+        for _ in 0..<300 {
+            #expect(try await BasicHTTPEventProcessorTests.post("_scxmleventname=work", to: location) == 200)
+        }
+        try await session.settle(upTo: .seconds(30))
+        #expect(session.endedBy == nil, "\(session.problems)")
+        #expect(session.status == .running)
+        try session.send("check")
+        #expect(session.activeStates == ["all"])
+        await http.shutdown()
+    }
+}
+#endif

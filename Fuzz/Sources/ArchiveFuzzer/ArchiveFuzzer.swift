@@ -106,7 +106,8 @@ enum ArchiveFuzzing {
         </scxml>
         """
 
-    static let sessionChart = try? SCXMLChart.load(document, file: "archive-fuzz.scxml", dataModels: BuiltDataModels.all)
+    static let sessionChart = try? SCXMLChart.load(
+        document, file: "archive-fuzz.scxml", dataModels: BuiltDataModels.all)
     static let limits = SCXMLLimits(scriptTime: .milliseconds(250), microsteps: 10_000, sessions: 16)
 
     static func session(_ data: Data) {

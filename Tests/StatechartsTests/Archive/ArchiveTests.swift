@@ -279,6 +279,54 @@ import Testing
         }
     }
 
+    @Test("numbers read from a hand-edited archive are checked before any arithmetic: a typed error, never a trap")
+    func hostileNumbers() throws {
+        let chart = try richChart()
+        var machine = try started(chart)
+        try machine.send("pause")
+        try machine.send("resume")
+        try machine.send("next")
+        let good = try machine.archive()
+        #expect(good.configuration.contains("l2a"))
+
+        // A timer index at the end of Int: the position was computed before it was checked.
+        for index in [Int.max, Int.min, -1, 1] {
+            var archive = good
+            archive.timers.append(.init(deadline: 9, kind: .timeout(state: "l2a", index: index, delay: 5_000_000_000)))
+            expectFailure(archive, chart: chart) { $0 == .unknownTimeout(state: "l2a", delay: .seconds(5)) }
+        }
+
+        var archive = good
+        archive.time = -1
+        expectFailure(archive, chart: chart) {
+            if case .illegalNumber(field: "time", _) = $0 { return true }
+            return false
+        }
+
+        archive = good
+        archive.time = .min
+        expectFailure(archive, chart: chart) {
+            if case .illegalNumber(field: "time", _) = $0 { return true }
+            return false
+        }
+
+        archive = good
+        archive.timers.append(.init(deadline: .min, kind: .named("pause", id: nil)))
+        expectFailure(archive, chart: chart) {
+            if case .illegalNumber(let field, _) = $0 { return field.hasPrefix("deadline") }
+            return false
+        }
+
+        // A time at the end of Int64 restores, and the clock saturates there instead of wrapping:
+        // the pending timeout falls due, and the machine goes on.
+        archive = good
+        archive.time = .max - 1
+        var far = try TestMachine(chart: chart, restoring: archive)
+        try far.advance(by: .seconds(10))
+        try far.send("next")
+        #expect(far.status == .running)
+    }
+
     @Test(
         "state data that is missing or unreadable fails the restore; data of a type that is not Codable fails the archive"
     )
