@@ -21,7 +21,8 @@ struct ChildProcess {
             killedBySignal ? "was killed by signal \(status)" : "exited with status \(status)"
         }
 
-        /// The last line the child wrote on standard error, made printable.
+        /// The last line the child wrote on standard error (printed through the tool's printable
+        /// path, as every message is).
         var lastError: String {
             String(decoding: errors, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
         }

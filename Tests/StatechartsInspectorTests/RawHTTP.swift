@@ -72,6 +72,8 @@ enum RawHTTP {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+            // Interrupted by a signal (other tests' child processes end and send SIGCHLD): again.
+            if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw Failure(description: "the server closed the connection while writing") }
             sent += count
         }
@@ -79,7 +81,11 @@ enum RawHTTP {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 {
+                throw Failure(description: "reading the answer failed: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
             reply += buffer[0..<count]
             if reply.starts(with: Array("HTTP/1.1 101".utf8)), reply.count >= 4,
                 String(decoding: reply, as: UTF8.self).contains("\r\n\r\n")
