@@ -5,7 +5,7 @@ import Statecharts
 import StatechartsSCXML
 
 extension ECMAScriptDataModel: Codable {
-    /// One variable of an archive written before ``CodingKeys/globals``, read as it was.
+    /// One variable of an archive written before `globals`, read as it was.
     enum ArchivedVariable: Codable, Equatable {
         /// A value JSON can hold.
         case json(String)
@@ -20,7 +20,7 @@ extension ECMAScriptDataModel: Codable {
     enum CodingKeys: String, CodingKey {
         /// The session's information.
         case session
-        /// Every variable, in one archive text (``JavaScriptContext/archive(_:named:)``), so that
+        /// Every variable, in one archive text (`JavaScriptContext.archive(_:named:)`), so that
         /// values the variables share stay shared.
         case globals
         /// The variables one by one, as archives before `globals` held them.
@@ -55,7 +55,7 @@ extension ECMAScriptDataModel: Codable {
         }
     }
 
-    /// The variables of an archive written before ``CodingKeys/globals``.
+    /// The variables of an archive written before `globals`.
     private mutating func restore(
         _ variables: [String: ArchivedVariable], container: KeyedDecodingContainer<CodingKeys>
     ) throws {
@@ -78,7 +78,7 @@ extension ECMAScriptDataModel: Codable {
     }
 
     /// Archives the session, every variable in one text (see
-    /// ``JavaScriptContext/archive(_:named:)``) and the last event.
+    /// `JavaScriptContext.archive(_:named:)`) and the last event.
     ///
     /// - Throws: `EncodingError.invalidValue` naming the variable, and where in it, a value is
     ///   that no archive can hold (a symbol, a WeakMap, an instance of a class): never a silent

@@ -136,7 +136,7 @@ extension SCXMLSession {
             delayed: delayed.ordered, sequence: sequence)
     }
 
-    /// Puts the archive's data model in its archived form (``ArchivedDataModel``): a value that
+    /// Puts the archive's data model in its archived form (`ArchivedDataModel`): a value that
     /// shares nothing with the live model.
     static func freeze(
         _ archive: inout MachineArchive<String, SCXMLEvent, SCXMLContext>, session: String
