@@ -78,8 +78,12 @@ enum ArchiveFuzzing {
         }
         if machine.status == .running { _ = try? machine.advance(by: .seconds(2)) }
         guard let again = try? machine.archive() else { return }
-        let restored = try? StateMachine(chart: chart, restoring: again)
-        precondition(restored != nil, "an archive the machine wrote does not restore")
+        var restored: StateMachine<State, Event, Counter>?
+        do {
+            restored = try StateMachine(chart: chart, restoring: again)
+        } catch {
+            preconditionFailure("an archive the machine wrote does not restore: \(error)")
+        }
         precondition(
             restored?.activeStates == machine.activeStates, "a machine restored from its own archive is elsewhere")
     }
@@ -124,8 +128,17 @@ enum ArchiveFuzzing {
         }
         if session.status == .running, session.endedBy == nil { _ = try? session.advance(by: .seconds(3)) }
         guard session.status == .running, session.endedBy == nil, let again = try? session.archive() else { return }
-        let restored = try? SCXMLSession(chart: chart, restoring: again, options: options)
-        precondition(restored != nil, "an archive the session wrote does not restore")
+        var restored: SCXMLSession?
+        do {
+            restored = try SCXMLSession(chart: chart, restoring: again, options: options)
+        } catch {
+            // Reading the data model back runs under the session's script time (250 ms here): on a
+            // loaded machine a large archive can run out of it, which is a limit, not a defect.
+            guard "\(error)".contains("was stopped") else {
+                preconditionFailure("an archive the session wrote does not restore: \(error)")
+            }
+            return
+        }
         precondition(
             restored?.configuration == session.configuration, "a session restored from its own archive is elsewhere")
         var closing = restored
