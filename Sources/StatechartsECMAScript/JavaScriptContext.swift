@@ -62,7 +62,21 @@ final class JavaScriptContext: @unchecked Sendable {
         #endif
     }
 
+    /// Stops scripts by polling, not by signals: once per process, before the first virtual
+    /// machine, unless the environment says otherwise. JavaScriptCore's signal-based traps send a
+    /// signal from a thread of their own to the thread running a script, which here is whichever
+    /// thread of the cooperative pool an actor's task resumes on; that thread of theirs aborted
+    /// (`VMTraps::requestThreadStopIfNeeded`) once in 906,618 runs of the archive fuzzer, and in the
+    /// inspector now and then. Polling checks at loop back-edges stop a script as surely; the thread
+    /// sanitizer's runs (Scripts/tsan.sh) always used them.
+    private static let trapsConfigured: Void = {
+        #if !canImport(Darwin)
+        setenv("JSC_usePollingTraps", "true", 0)
+        #endif
+    }()
+
     init(limits: SCXMLLimits) {
+        _ = Self.trapsConfigured
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, nil)
         self.limits = limits
