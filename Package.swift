@@ -148,7 +148,7 @@ let package = Package(
         .target(
             name: "StatechartsInspector",
             dependencies: [
-                "Statecharts", .product(name: "Hummingbird", package: "hummingbird"),
+                "Statecharts", "StatechartsSCXML", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -291,7 +291,7 @@ let package = Package(
         .testTarget(
             name: "StatechartsInspectorTests",
             dependencies: [
-                "StatechartsInspector", "Statecharts", "StatechartsTesting",
+                "StatechartsInspector", "Statecharts", "StatechartsSCXML", "StatechartsTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The inspector's page in headless Chromium: `statechart inspect` serves the media player, and
 # Scripts/inspector_browser.py drives the page through the DevTools protocol (buttons, event data,
-# clock, timeline, resume) and checks the states lit up. Installs Chromium with apt-get when it is
-# missing. SCREENSHOT=FILE also saves a picture of the page.
+# clock, timeline, resume) and checks the states lit up; then `statechart inspect --clock real`
+# serves a document running live, whose timer the page sees fire by itself. Installs Chromium with
+# apt-get when it is missing. SCREENSHOT=FILE also saves a picture of the page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
@@ -24,3 +25,18 @@ done
 arguments=("$(cat "$work/url")")
 [[ -n "${SCREENSHOT:-}" ]] && arguments+=(--screenshot "$SCREENSHOT")
 timeout 120 python3 Scripts/inspector_browser.py "${arguments[@]}"
+kill $server 2>/dev/null || true
+wait $server 2>/dev/null || true
+
+# A document live on the wall clock (IsolatedSCXMLSession on the tool's main actor), attached to
+# the inspector as an app attaches one.
+"$binary" inspect Tests/DocumentationExamplesTests/Fixtures/kettle.scxml --clock real --url-file "$work/live-url" \
+  >"$work/live-out" 2>&1 &
+server=$!
+for _ in $(seq 100); do
+  [[ -s "$work/live-url" ]] && break
+  if ! kill -0 $server 2>/dev/null; then cat "$work/live-out"; echo "statechart inspect --clock real stopped"; exit 1; fi
+  sleep 0.1
+done
+[[ -s "$work/live-url" ]] || { cat "$work/live-out"; echo "statechart inspect --clock real did not print its address in 10 s"; exit 1; }
+timeout 120 python3 Scripts/inspector_browser.py "$(cat "$work/live-url")" --live

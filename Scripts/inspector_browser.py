@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Drives the page of `statechart inspect` in headless Chromium through the DevTools protocol.
 
-Usage: inspector_browser.py PAGE_URL [--screenshot FILE] [--chromium PATH]
+Usage: inspector_browser.py PAGE_URL [--live] [--screenshot FILE] [--chromium PATH]
 
 The page is the inspector of Examples/media-player.scxml. The script clicks the event buttons
 (data-event), fills the event data, advances the virtual clock, selects a past step of the
 timeline and resumes from it, and checks after each action which states carry the class
 `active` (data-state). Every wait is bounded (10 s). Only the standard library is used: the
 WebSocket client for the DevTools protocol is written here.
+
+With --live, the page is that of a document running live on the wall clock (`statechart inspect
+kettle.scxml --clock real`, an IsolatedSCXMLSession on the main actor): the script switches the
+kettle on, and checks that its delayed send brings it back to idle by itself, 200 ms later.
 """
 
 import base64
@@ -156,6 +160,24 @@ def check(condition, message):
     print("ok:", message)
 
 
+def live_checks(page):
+    """The kettle, live on the wall clock: switched on, it boils and goes back to idle by itself."""
+    page.wait_active(["idle"], absent=["heating"])
+    check(page.evaluate("document.querySelectorAll('svg [data-state]').length") >= 2,
+          "the live document's chart is drawn as SVG with a data-state on each state")
+    check(page.events() == ["switch.on"], "the buttons are the events idle takes: switch.on")
+    page.click('#events [data-event="switch.on"]')
+    page.wait_for("document.querySelectorAll('#timeline li').length >= 3",
+                  "the timeline to show the event's step and the timer's")
+    page.wait_active(["idle"], absent=["heating"])
+    check(True, "200 ms after switch.on, the delayed send brought the kettle back to idle by itself")
+    page.click('#timeline li[data-step="1"]')
+    page.wait_for("document.body.classList.contains('past')", "the page to show a past step")
+    page.wait_active(["heating"], absent=["idle"])
+    check(True, "step 1 of the timeline shows the kettle heating")
+    print("live inspector page: all checks passed")
+
+
 def find_chromium(given):
     for candidate in [given, "chromium", "chromium-browser", "google-chrome"]:
         if candidate and shutil.which(candidate):
@@ -192,6 +214,9 @@ def main():
 
         page.wait_for("document.body && document.body.getAttribute('data-connected') === 'true'",
                       "the page to connect its WebSocket")
+        if "--live" in arguments:
+            live_checks(page)
+            return
         page.wait_active(["stopped"], absent=["playing"])
         check(page.evaluate("document.querySelectorAll('svg [data-state]').length") >= 10,
               "the chart is drawn as SVG with a data-state on each state")

@@ -9,4 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export JSC_usePollingTraps=true JSC_useConcurrentGC=false
+# What the sanitizer reports about JavaScriptCore itself, not this package:
+# Scripts/tsan-suppressions.txt says which and why.
+export TSAN_OPTIONS="suppressions=$PWD/Scripts/tsan-suppressions.txt${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 swift test --sanitize=thread --scratch-path .build-tsan "$@"

@@ -120,6 +120,16 @@ struct ChartSession {
     /// I/O processor it was not given.
     var warnings: [SCXMLDiagnostic] { session.problems }
 
+    /// For `--clock real`: the instant on the wall clock at which the session's time was zero. The
+    /// session's time then follows the wall clock: a wait sleeps until each deadline, and an event
+    /// is sent at the time it is sent, after what fell due before it.
+    private(set) var wallClockOrigin: ContinuousClock.Instant?
+
+    /// Makes the session's time follow the wall clock from now on.
+    mutating func followWallClock() {
+        wallClockOrigin = ContinuousClock.now - session.now
+    }
+
     /// Starts the session.
     mutating func start() async throws -> Outcome {
         do {
@@ -144,33 +154,58 @@ struct ChartSession {
                     throw CommandError(
                         "the chart has no event '\(name)'; its events are \(eventNames.joined(separator: ", "))")
                 }
+                var result = SCXMLStep()
+                if let wallClockOrigin {
+                    // What fell due on the wall clock before the event, as a wait up to now.
+                    result = try await moveTime(
+                        to: max(session.now, ContinuousClock.now - wallClockOrigin), label: step.label,
+                        progress: progress)
+                }
                 try countStep()
-                var result = try session.send(SCXMLEvent(name, data: data))
+                let sent = try session.send(SCXMLEvent(name, data: data))
+                result.merge(sent)
+                result.handled = sent.handled
                 result.merge(try await session.settle(upTo: eventWaitLimit))
                 return outcome(step.label, result, event: .init(name: name, data: data))
             case .wait(let duration, _):
-                let target = session.now + duration
-                var result = SCXMLStep()
-                while let deadline = session.nextDeadline, deadline <= target, session.status == .running {
-                    try countStep()
-                    var slice = try session.advance(to: deadline)
-                    slice.merge(try await session.settle(upTo: eventWaitLimit))
-                    if let progress {
-                        if !slice.logs.isEmpty || !slice.microsteps.isEmpty || !slice.errors.isEmpty {
-                            progress(outcome("\(step.label) (at \(session.now))", slice))
-                        }
-                    } else {
-                        // Kept for the step's outcome: bounded by maximumSteps.
-                        result.merge(slice)
-                    }
-                }
-                result.merge(try session.advance(to: target))
-                result.merge(try await session.settle(upTo: eventWaitLimit))
+                let result = try await moveTime(to: session.now + duration, label: step.label, progress: progress)
                 return outcome(step.label, result)
             }
         } catch let error as MachineError<String, SCXMLEvent> {
             throw CommandError("\(error)")
         }
+    }
+
+    /// Moves the session's time to `target`, from one deadline to the next, on the wall clock when
+    /// the session follows it; hands what each instant did to `progress` as it happens.
+    private mutating func moveTime(
+        to target: Duration, label: String, progress: ((Outcome) -> Void)?
+    ) async throws -> SCXMLStep {
+        var result = SCXMLStep()
+        while let deadline = session.nextDeadline, deadline <= target, session.status == .running {
+            try await sleepUntil(deadline)
+            try countStep()
+            var slice = try session.advance(to: deadline)
+            slice.merge(try await session.settle(upTo: eventWaitLimit))
+            if let progress {
+                if !slice.logs.isEmpty || !slice.microsteps.isEmpty || !slice.errors.isEmpty {
+                    progress(outcome("\(label) (at \(session.now))", slice))
+                }
+            } else {
+                // Kept for the step's outcome: bounded by maximumSteps.
+                result.merge(slice)
+            }
+        }
+        try await sleepUntil(target)
+        result.merge(try session.advance(to: target))
+        result.merge(try await session.settle(upTo: eventWaitLimit))
+        return result
+    }
+
+    /// Sleeps until the session's time `time` on the wall clock, when the session follows it.
+    private func sleepUntil(_ time: Duration) async throws {
+        guard let wallClockOrigin else { return }
+        try await Task.sleep(until: wallClockOrigin + time, clock: .continuous)
     }
 
     /// Counts one instant of the run, and throws past ``maximumSteps``.

@@ -20,7 +20,9 @@ public struct InspectCommand: AsyncParsableCommand {
             an HTTP API: POST /api/events {"name", "data"}, GET /api/snapshot, GET /api/timeline, \
             POST /api/resume {"step"}, POST /api/clock {"advance"} or {"realTime"}, and the \
             WebSocket /api/updates. Every API request carries the token printed with the address \
-            (?token=, or Authorization: Bearer). Stop it with Ctrl-C.
+            (?token=, or Authorization: Bearer). Stop it with Ctrl-C. With --clock real, the document \
+            runs live on the wall clock instead, its timers firing by themselves: the page watches it \
+            and sends it events, and neither moves its clock nor resumes from a past step.
             """)
 
     /// The chart.
@@ -34,6 +36,14 @@ public struct InspectCommand: AsyncParsableCommand {
     /// Where to write the page's address.
     @Option(help: "Also write the page's address to this file, once the server listens.")
     public var urlFile: String?
+
+    /// The clock the document's time follows.
+    @Option(
+        help: """
+            The clock: `virtual` (the default) moves only when the page says; `real` runs the document \
+            live on the wall clock, as an app runs it (IsolatedSCXMLSession).
+            """)
+    public var clock: RunClock = .virtual
 
     /// The limits the document runs within.
     @OptionGroup(title: "Limits")
@@ -57,6 +67,10 @@ public struct InspectCommand: AsyncParsableCommand {
         let limits = try self.limits.limits()
         let source = try ChartSource.load(chart, limits: limits)
         source.printWarnings()
+        if clock == .real {
+            try await Self.serveLive(source, limits: limits, port: port, urlFile: urlFile)
+            return
+        }
         let session = ChartSession(source: source, limits: limits, maximumSteps: maxSteps)
         for warning in session.warnings { printToStandardError("\(warning)") }
         let server: InspectorServer
@@ -65,12 +79,40 @@ public struct InspectCommand: AsyncParsableCommand {
         } catch {
             throw CommandError(error.message)
         }
+        try await Self.serve(server, name: source.name, urlFile: urlFile)
+    }
+
+    /// Serves the page of a document running live on the main actor, until interrupted.
+    @MainActor
+    static func serveLive(_ source: ChartSource, limits: SCXMLLimits, port: Int, urlFile: String?) async throws {
+        let session = IsolatedSCXMLSession(
+            source.chart,
+            options: SCXMLSession.Options(
+                sessionID: "statechart", limits: limits, dataModels: source.dataModels, recordsMicrosteps: true))
+        for warning in session.problems { printToStandardError("\(warning)") }
+        do {
+            try session.start()
+        } catch {
+            throw CommandError("\(error)")
+        }
+        let server: InspectorServer
+        do {
+            server = try await InspectorServer.attach(session, port: port, acceptsEvents: true)
+        } catch {
+            throw CommandError(error.message)
+        }
+        try await serve(server, name: source.name, urlFile: urlFile)
+        withExtendedLifetime(session) {}
+    }
+
+    /// Prints the page's address, writes it to `urlFile`, and serves until interrupted.
+    static func serve(_ server: InspectorServer, name: String, urlFile: String?) async throws {
         // Written straight away, unbuffered: a script reads the address while the server runs.
         writeUnbuffered(
-            "Inspecting \(Escaping.terminal(source.name)) at \(server.pageURL)\nPress Ctrl-C to stop.\n")
+            "Inspecting \(Escaping.terminal(name)) at \(server.pageURL)\nPress Ctrl-C to stop.\n")
         if let urlFile {
             // The address carries the token: only this user may read it.
-            try Self.writePrivately(server.pageURL + "\n", toFile: urlFile)
+            try writePrivately(server.pageURL + "\n", toFile: urlFile)
         }
         // Serve until the process is interrupted.
         while !Task.isCancelled {

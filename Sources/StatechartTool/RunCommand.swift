@@ -10,7 +10,7 @@ public struct RunCommand: AsyncParsableCommand {
     /// The command's description.
     public static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run an SCXML chart, step by step, on a virtual clock.",
+        abstract: "Run an SCXML chart, step by step, on a virtual clock or the real one.",
         discussion: """
             A step is an event name, sent as an external event, with its data as JSON after `=` if it has \
             any (login={"user": "ann"}), or `wait DURATION` (5s, 250ms, 2m, 1h; +5s for short), which \
@@ -56,6 +56,14 @@ public struct RunCommand: AsyncParsableCommand {
             """)
     public var json = false
 
+    /// The clock the session's time follows.
+    @Option(
+        help: """
+            The clock: `virtual` (the default) moves time only at `wait` steps, at once; `real` follows \
+            the wall clock, so `wait 1s` takes a second and timers fire when their time comes.
+            """)
+    public var clock: RunClock = .virtual
+
     /// Whether to give the document the Basic HTTP Event I/O Processor.
     @Flag(
         help: """
@@ -96,6 +104,7 @@ public struct RunCommand: AsyncParsableCommand {
         let processors = try await EventProcessorSetup.start(http: http)
         var session = ChartSession(
             source: source, eventProcessors: processors.processors, limits: limits, maximumSteps: maxSteps)
+        if clock == .real { session.followWallClock() }
         for warning in session.warnings { printToStandardError("\(warning)") }
         var problemsShown = session.warnings.count
         // Each step is printed as it happens, and none is kept: a run takes the same memory
@@ -172,4 +181,12 @@ public struct RunCommand: AsyncParsableCommand {
         guard let data = try? encoder.encode(outcome) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// The clock a run's time follows (`statechart run --clock`).
+public enum RunClock: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// Time moves only at `wait` steps, at once.
+    case virtual
+    /// Time follows the wall clock.
+    case real
 }

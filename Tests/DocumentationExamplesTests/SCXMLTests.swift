@@ -119,6 +119,26 @@ nonisolated func fixture(_ name: String) -> URL {
         #expect(session.activeStates == ["fast"])
     }
 
+    @Test("the article's Swift invoker: parameters in, events out, and its result as done.invoke's data")
+    func invoker() async throws {
+        let print = Printed()
+        let chart = try SCXMLChart.load(
+            contentsOf: fixture("download.scxml"), dataModels: ECMAScriptDataModel.withBuiltIns)
+
+        let download = SCXMLInvoker { request in
+            let url = request.parameters["url"]?.description ?? ""
+            request.send(SCXMLEvent("download.progress", data: .number(0.5)))
+            return .string("downloaded \(url)")
+        }
+        var session = SCXMLSession(chart: chart, options: .init(invokers: ["download": download]))
+        try session.start()
+        let step = try await session.settle()  // the work's events, then done.invoke.dl
+        for record in step.logs { print(record) }  // progress: 0.5, done: downloaded https://example.com/a
+
+        #expect(print.all == ["progress: 0.5", "done: downloaded https://example.com/a"])
+        #expect(session.status == .finished)
+    }
+
     @Test("the article on untrusted documents loosens limits for a trusted one")
     func loosenedLimits() throws {
         let chart = try SCXMLChart.load(

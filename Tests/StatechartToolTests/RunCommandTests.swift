@@ -43,6 +43,19 @@ struct RunCommandTests {
                 """)
     }
 
+    @Test("--clock real: `wait 1s` takes a second of wall-clock time, and the run prints what the virtual clock prints")
+    func realClock() throws {
+        let steps = ["run", "Examples/lamp.scxml", "--events", "toggle,wait 1s"]
+        let virtual = try CommandLine.run(steps)
+        let start = ContinuousClock.now
+        let real = try CommandLine.run(steps + ["--clock", "real"])
+        let took = ContinuousClock.now - start
+        #expect(real.status == 0)
+        #expect(real.standardOutput == virtual.standardOutput)
+        #expect(real.standardOutput == "start → [off]\ntoggle → [dim]\nwait 1s → [dim]\n")
+        #expect(took >= .seconds(1), "the wait took \(took)")
+    }
+
     @Test("--script: one step per line, comments and blank lines skipped; an unhandled event is marked")
     func script() throws {
         let directory = try CommandLine.temporaryDirectory()

@@ -232,8 +232,9 @@ where Event.Kind: Hashable {
 
     // MARK: - Coming back to the actor
 
+    /// The wheel says the machine's timer is due.
     @usableFromInline
-    func timerFired() async {
+    package func timerFired() async {
         await wake(.timer, isolation: isolation)
     }
 

@@ -138,8 +138,9 @@ public actor StatechartActor<
         live.snapshots(bufferingPolicy: bufferingPolicy)
     }
 
+    /// The wheel says the machine's timer is due.
     @usableFromInline
-    func timerFired() async {
+    package func timerFired() async {
         wake(.timer)
     }
 

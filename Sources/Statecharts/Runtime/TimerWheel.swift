@@ -85,7 +85,7 @@ public final class TimerWheel: Sendable {
     // MARK: - Arming and cancelling
 
     /// Arms a timer that calls `target.timerFired()` at `deadline` (time since the wheel was made).
-    func arm(at deadline: Duration, for target: any TimerWheelTarget) -> TimerHandle {
+    package func arm(at deadline: Duration, for target: any TimerWheelTarget) -> TimerHandle {
         let deadlineTick = tick(atOrAfter: deadline)
         let (handle, restart) = state.withLock { state in
             let handle = state.insert(tick: deadlineTick, target: target)
@@ -97,7 +97,7 @@ public final class TimerWheel: Sendable {
     }
 
     /// Cancels a timer; a timer that fired or was cancelled already is ignored.
-    func cancel(_ handle: TimerHandle) {
+    package func cancel(_ handle: TimerHandle) {
         let waiters = state.withLock { state in
             state.remove(handle)
             return state.takeSettleWaiters()
@@ -194,14 +194,14 @@ public final class TimerWheel: Sendable {
 
 /// What a ``TimerWheel`` calls when a timer fires.
 @usableFromInline
-protocol TimerWheelTarget: AnyObject, Sendable {
+package protocol TimerWheelTarget: AnyObject, Sendable {
     /// Called once per armed timer, when its deadline has come.
     func timerFired() async
 }
 
 /// A timer armed in a ``TimerWheel``.
 @usableFromInline
-struct TimerHandle: Hashable, Sendable {
+package struct TimerHandle: Hashable, Sendable {
     @usableFromInline var index: Int32
     @usableFromInline var generation: UInt32
 

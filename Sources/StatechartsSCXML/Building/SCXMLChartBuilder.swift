@@ -250,7 +250,8 @@ struct SCXMLChartBuilder {
         if let type = invocation.type, !SCXMLExecutor.scxmlInvokeTypes.contains(type) {
             diagnostics.append(
                 SCXMLDiagnostic(
-                    .warning, "the invoke type '\(type)' is not supported; this <invoke> raises error.execution",
+                    .warning,
+                    "the invoke type '\(type)' is not SCXML; this <invoke> raises error.execution unless the session has an invoker for it",
                     at: invocation.location, kind: .unsupported))
         }
         check(invocation.finalize)

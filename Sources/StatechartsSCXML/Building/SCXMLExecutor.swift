@@ -349,9 +349,14 @@ extension SCXMLExecutor {
         _ invoke: SCXMLInvoke, state: String, id: InvocationID, in scope: inout SCXMLScope
     ) throws -> SCXMLInvocation {
         let type = try invoke.type ?? invoke.typeExpression.map { try value($0, in: &scope).description }
+        var invokerType: String?
         if let type, !scxmlInvokeTypes.contains(type) {
-            throw SCXMLEvaluationError(
-                "the invoke type '\(type)' is not supported; only SCXML sessions can be invoked", at: invoke.location)
+            guard scope.context.info.invokerTypes.contains(type) else {
+                throw SCXMLEvaluationError(
+                    "the invoke type '\(type)' is not supported; the session runs SCXML documents and the types it has invokers for",
+                    at: invoke.location)
+            }
+            invokerType = type
         }
         scope.context.invocationCounter += 1
         let number = scope.context.invocationCounter
@@ -371,6 +376,9 @@ extension SCXMLExecutor {
         } else if let file = try invoke.source ?? invoke.sourceExpression.map({ try value($0, in: &scope).description })
         {
             source = .file(file)
+        } else if invokerType != nil {
+            // Swift work needs no document.
+            source = .text("")
         } else {
             throw SCXMLEvaluationError("the <invoke> has neither 'src', 'srcexpr' nor <content>", at: invoke.location)
         }
@@ -382,7 +390,8 @@ extension SCXMLExecutor {
         }
         let invocation = SCXMLInvocation(
             id: id, invokeID: invokeID, state: state, childSessionID: "\(scope.context.info.id).\(number)",
-            autoforward: invoke.autoforward, source: source, parameters: parameters, location: invoke.location)
+            autoforward: invoke.autoforward, source: source, parameters: parameters, location: invoke.location,
+            invokerType: invokerType)
         scope.context.invocations.append(invocation)
         return invocation
     }

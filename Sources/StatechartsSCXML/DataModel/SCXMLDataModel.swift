@@ -121,15 +121,20 @@ public struct SCXMLSessionInfo: Sendable, Hashable, Codable {
     /// The event I/O processors the session can send with besides SCXML's own, by the `type`
     /// values that name them, with the session's location at each (SCXML's `_ioprocessors`).
     public var eventProcessors: [SCXMLProcessorEntry]
+    /// The `<invoke>` types the session runs Swift work for (``SCXMLSession/Options/invokers``),
+    /// besides SCXML documents.
+    public var invokerTypes: [String]
 
     /// Session information from its parts.
     public init(
-        id: String, name: String?, limits: SCXMLLimits = .default, eventProcessors: [SCXMLProcessorEntry] = []
+        id: String, name: String?, limits: SCXMLLimits = .default, eventProcessors: [SCXMLProcessorEntry] = [],
+        invokerTypes: [String] = []
     ) {
         self.id = id
         self.name = name
         self.limits = limits
         self.eventProcessors = eventProcessors
+        self.invokerTypes = invokerTypes
     }
 
     /// The session's location at SCXML's own event I/O processor: `#_scxml_ID`.
@@ -153,7 +158,7 @@ public struct SCXMLSessionInfo: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, limits, eventProcessors
+        case id, name, limits, eventProcessors, invokerTypes
     }
 
     /// Decodes session information; archives written before processors were recorded have none,
@@ -164,6 +169,18 @@ public struct SCXMLSessionInfo: Sendable, Hashable, Codable {
         name = try container.decodeIfPresent(String.self, forKey: .name)
         limits = try container.decodeIfPresent(SCXMLLimits.self, forKey: .limits) ?? .default
         eventProcessors = try container.decodeIfPresent([SCXMLProcessorEntry].self, forKey: .eventProcessors) ?? []
+        invokerTypes = try container.decodeIfPresent([String].self, forKey: .invokerTypes) ?? []
+    }
+
+    /// Encodes session information; the invoker types only when there are some, so that archives
+    /// of sessions without invokers read as before.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encode(limits, forKey: .limits)
+        try container.encode(eventProcessors, forKey: .eventProcessors)
+        if !invokerTypes.isEmpty { try container.encode(invokerTypes, forKey: .invokerTypes) }
     }
 }
 

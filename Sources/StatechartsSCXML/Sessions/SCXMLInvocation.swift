@@ -34,6 +34,8 @@ struct SCXMLInvocation: Sendable, Hashable, Codable {
     var parameters: [String: SCXMLValue]
     /// Where the `<invoke>` is written.
     var location: SourcePosition
+    /// The type of a Swift invoker (``SCXMLSession/Options/invokers``); `nil` for an SCXML session.
+    var invokerType: String?
 }
 
 /// Where an invoked session's document comes from.

@@ -2,11 +2,12 @@ import Foundation
 import Statecharts
 
 extension SCXMLSession {
-    /// Whether events are on their way through the event I/O processors: sends under way, events
-    /// that arrived and wait to be received, or an event whose place among the pending ones waits
-    /// for its arrival. ``settle(upTo:)`` waits for them.
+    /// Whether events are on their way through the event I/O processors or from Swift invocations:
+    /// sends under way, events that arrived and wait to be received, an event whose place among
+    /// the pending ones waits for its arrival, or Swift work running (``Options/invokers``).
+    /// ``settle(upTo:)`` waits for them.
     public var isAwaitingEvents: Bool {
-        hasAwaitedPlaces || options.eventProcessors.contains { $0.isBusy }
+        hasAwaitedPlaces || !works.isEmpty || inbox.hasArrivals || options.eventProcessors.contains { $0.isBusy }
     }
 
     var hasAwaitedPlaces: Bool {
@@ -17,6 +18,10 @@ extension SCXMLSession {
     /// under way, or `timeout` has passed; then ``receiveEvents()`` takes it.
     public func waitForEventProcessors(upTo timeout: Duration) async {
         let start = ContinuousClock.now
+        if !works.isEmpty && !inbox.hasArrivals {
+            await inbox.waitForArrivals(
+                upTo: options.eventProcessors.contains { $0.isBusy } ? .milliseconds(1) : timeout)
+        }
         for processor in options.eventProcessors where processor.isBusy {
             let left = timeout - (ContinuousClock.now - start)
             guard left > .zero else { return }
@@ -38,8 +43,8 @@ extension SCXMLSession {
     ///   threw are kept, in order, for the next call.
     @discardableResult
     public mutating func receiveEvents() throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
-        var arrivals: [SCXMLArrival] = []
-        for processor in options.eventProcessors { arrivals += processor.takeArrivals() }
+        var arrivals: [Arrival] = inbox.take().map { .work($0.arrival, from: $0.work) }
+        for processor in options.eventProcessors { arrivals += processor.takeArrivals().map { .processor($0) } }
         guard !arrivals.isEmpty else {
             return try runCascade { session throws(MachineError<String, SCXMLEvent>) in try session.pump() }
         }
@@ -57,6 +62,19 @@ extension SCXMLSession {
             }
         }
         return result
+    }
+
+    /// What ``receiveEvents()`` takes: from an event I/O processor or a Swift invocation.
+    enum Arrival {
+        case processor(SCXMLArrival)
+        case work(InvokerInbox.Arrival, from: String)
+    }
+
+    mutating func accept(_ arrival: Arrival) {
+        switch arrival {
+        case .processor(let arrival): accept(arrival)
+        case .work(let arrival, let work): accept(arrival, from: work)
+        }
     }
 
     /// Waits for the events on their way through the event I/O processors and processes them, until

@@ -20,6 +20,10 @@ extension SCXMLSession {
         /// from; none by default, so that a document reaches nothing outside the process unless
         /// the one who runs it says so.
         public var eventProcessors: [any SCXMLEventProcessor]
+        /// Swift work that `<invoke>` runs, by the `type` that names it (see ``SCXMLInvoker``); none
+        /// by default. An `<invoke>` of a type that is neither SCXML nor here raises
+        /// `error.execution`.
+        public var invokers: [String: SCXMLInvoker]
         /// Whether each ``SCXMLStep`` lists the top session's microsteps.
         public var recordsMicrosteps: Bool
         /// Where every session's `<log>` records go as they are written, besides each
@@ -30,14 +34,15 @@ extension SCXMLSession {
         public init(
             sessionID: String = UUID().uuidString, unhandledEvents: UnhandledEventPolicy = .ignore,
             limits: SCXMLLimits = .default, dataModels: [any SCXMLDataModel.Type]? = nil,
-            eventProcessors: [any SCXMLEventProcessor] = [], recordsMicrosteps: Bool = false,
-            log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
+            eventProcessors: [any SCXMLEventProcessor] = [], invokers: [String: SCXMLInvoker] = [:],
+            recordsMicrosteps: Bool = false, log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
         ) {
             self.sessionID = sessionID
             self.unhandledEvents = unhandledEvents
             self.limits = limits
             self.dataModels = dataModels
             self.eventProcessors = eventProcessors
+            self.invokers = invokers
             self.recordsMicrosteps = recordsMicrosteps
             self.log = log
         }
@@ -47,6 +52,13 @@ extension SCXMLSession {
     func configure(_ machine: inout Machine) {
         machine.pausesAtEffects = true
         machine.microstepLimit = options.limits.microsteps
+    }
+
+    /// The session information of session `id` of document `name`.
+    func info(id: String, name: String?) -> SCXMLSessionInfo {
+        SCXMLSessionInfo(
+            id: id, name: name, limits: options.limits, eventProcessors: Self.open(id, at: options.eventProcessors),
+            invokerTypes: options.invokers.keys.sorted())
     }
 
     /// Opens a session at every processor.

@@ -224,12 +224,19 @@ extension SCXMLSession {
                     pending.append(.input(.outcome(.failure(failure), invocation: start.id), session: id))
                     continue
                 }
-                startChild(invocation, parent: id)
+                if invocation.invokerType != nil {
+                    startWork(invocation, parent: id)
+                } else {
+                    startChild(invocation, parent: id)
+                }
             case .cancelInvocation(let invocation):
                 if let child = children.first(where: { $0.value.parent == id && $0.value.invocation == invocation })?
                     .key
                 {
                     remove(child)
+                }
+                if let work = works.first(where: { $0.value.parent == id && $0.value.invocation == invocation })?.key {
+                    stopWork(work)
                 }
             case .send(let outgoing):
                 route(outgoing, from: id)
@@ -342,9 +349,7 @@ extension SCXMLSession {
             pending.append(.input(.outcome(.failure(failure), invocation: invocation.id), session: parent))
             return
         }
-        let info = SCXMLSessionInfo(
-            id: invocation.childSessionID, name: childChart.document.name, limits: options.limits,
-            eventProcessors: Self.open(invocation.childSessionID, at: options.eventProcessors))
+        let info = info(id: invocation.childSessionID, name: childChart.document.name)
         var context = SCXMLContext(model: childChart.dataModel.init(session: info), info: info)
         context.parent = SCXMLParentLink(sessionID: parent, invokeID: invocation.invokeID)
         context.parameters = invocation.parameters
@@ -372,10 +377,10 @@ extension SCXMLSession {
                 .invocationDepth, element: "invoke", location: invocation.location, session: parent,
                 detail: "the invoked session would be \(depth) levels deep")
         }
-        if children.count + 1 >= options.limits.sessions {
+        if children.count + works.count + 1 >= options.limits.sessions {
             return options.limits.violation(
                 .sessions, element: "invoke", location: invocation.location, session: parent,
-                detail: "\(children.count + 1) sessions are running")
+                detail: "\(children.count + works.count + 1) sessions and Swift invocations are running")
         }
         return nil
     }
@@ -386,6 +391,7 @@ extension SCXMLSession {
         closeAtProcessors(id)
         childOrder.removeAll { $0 == id }
         delayed.removeAll { $0.source == id }
+        for work in works.filter({ $0.value.parent == id }).map(\.key) { stopWork(work) }
         for grandchild in children.filter({ $0.value.parent == id }).map(\.key) { remove(grandchild) }
     }
 

@@ -47,6 +47,10 @@ public struct SCXMLSession: Sendable {
     /// Events sent with a delay to another session or through an event I/O processor, by deadline.
     var delayed = DelayedQueue()
     var sequence = 0
+    /// The Swift invocations running (``Options/invokers``), by the session identifier each was given.
+    var works: [String: RunningWork] = [:]
+    /// What they bring back.
+    let inbox = InvokerInbox()
     /// The sends under way at the event I/O processors, by ticket.
     var inFlight: [UInt64: InFlightSend] = [:]
     var nextTicket: UInt64 = 1
@@ -82,7 +86,8 @@ public struct SCXMLSession: Sendable {
         dataModels = options.dataModels ?? (SCXMLDocument.builtInDataModels + [chart.dataModel])
         let info = SCXMLSessionInfo(
             id: options.sessionID, name: chart.document.name, limits: options.limits,
-            eventProcessors: Self.open(options.sessionID, at: options.eventProcessors))
+            eventProcessors: Self.open(options.sessionID, at: options.eventProcessors),
+            invokerTypes: options.invokers.keys.sorted())
         machine = chart.makeMachine(info: info)
         configure(&machine)
         problems = Self.missingProcessors(in: chart, have: options.eventProcessors)
@@ -104,6 +109,9 @@ public struct SCXMLSession: Sendable {
 
     /// The identifiers of the invoked sessions now running, in the order they started.
     public var childSessionIDs: [String] { childOrder }
+
+    /// The `invokeid`s of the Swift invocations (``Options/invokers``) now running, sorted.
+    public var runningInvocations: [String] { works.values.map(\.invokeID).sorted() }
 
     /// The active states of a running invoked session; `nil` when there is none with that identifier.
     public func activeStates(ofSession id: String) -> [String]? { children[id]?.machine.activeStates }
@@ -188,6 +196,8 @@ public struct SCXMLSession: Sendable {
     /// Ends every session: closes them at the event I/O processors and drops the children. The top
     /// machine stays as it is, to be read.
     public mutating func close() {
+        for work in works.values { work.task.cancel() }
+        works.removeAll()
         for id in childOrder { closeAtProcessors(id) }
         children.removeAll()
         childOrder.removeAll()

@@ -251,5 +251,6 @@ extension SCXMLSession {
         }
         delayed = DelayedQueue(archive.delayed)
         sequence = archive.sequence
+        restartWorks()
     }
 }

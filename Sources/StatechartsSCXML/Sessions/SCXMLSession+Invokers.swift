@@ -1,0 +1,107 @@
+import Statecharts
+
+extension SCXMLSession {
+    /// A Swift invocation running: its task, and where its events go.
+    struct RunningWork: Sendable {
+        var task: Task<Void, Never>
+        /// The session that invoked it.
+        var parent: String
+        /// The parent machine's identifier of the invocation.
+        var invocation: InvocationID
+        /// The `<invoke>`'s identifier (SCXML's `invokeid`).
+        var invokeID: String
+        /// The state the `<invoke>` belongs to.
+        var state: String
+        /// Where the `<invoke>` is written.
+        var location: SourcePosition
+    }
+
+    /// Starts the Swift work of an invocation in a task of its own. A type the session has no
+    /// invoker for, or one past the limit of sessions, reports `error.execution` to the parent.
+    mutating func startWork(_ invocation: SCXMLInvocation, parent: String) {
+        guard let type = invocation.invokerType, let invoker = options.invokers[type] else {
+            fail(invocation, parent: parent, reason: "the session has no invoker for '\(invocation.invokerType ?? "")'")
+            return
+        }
+        if let violation = invocationLimit(for: invocation, parent: parent) {
+            problems.append(SCXMLDiagnostic(.error, violation.summary, at: invocation.location, kind: .document))
+            fail(invocation, parent: parent, reason: "\(violation)")
+            return
+        }
+        let workID = invocation.childSessionID
+        let source: String? =
+            switch invocation.source {
+            case .file(let path): path
+            case .text(let text): text.isEmpty ? nil : text
+            }
+        let request = SCXMLInvocationRequest(
+            invokeID: invocation.invokeID, type: type, parameters: invocation.parameters, source: source,
+            sessionID: parent, inbox: inbox, workID: workID)
+        let inbox = inbox
+        let task = Task {
+            do {
+                let result = try await invoker.work(request)
+                inbox.post(.done(result), from: workID)
+            } catch {
+                inbox.post(.failed("\(error)"), from: workID)
+            }
+        }
+        works[workID] = RunningWork(
+            task: task, parent: parent, invocation: invocation.id, invokeID: invocation.invokeID,
+            state: invocation.state, location: invocation.location)
+    }
+
+    /// Cancels a Swift invocation: nothing it sends or returns from now on is delivered.
+    mutating func stopWork(_ id: String) {
+        works.removeValue(forKey: id)?.task.cancel()
+    }
+
+    /// Reports to `parent` that an invocation could not run: `error.execution` there.
+    mutating func fail(_ invocation: SCXMLInvocation, parent: String, reason: String) {
+        let failure = ExecutionFailure(
+            .invoke, state: invocation.state, location: invocation.location, reason: reason,
+            error: SCXMLEvaluationError(reason, at: invocation.location, element: "invoke"))
+        pending.append(.input(.outcome(.failure(failure), invocation: invocation.id), session: parent))
+    }
+
+    /// Puts what a Swift invocation brought where it belongs: its events, in order, to the session
+    /// that invoked it, `done.invoke.ID` when it returned, `error.execution` when it threw. What a
+    /// cancelled invocation brings is dropped.
+    mutating func accept(_ arrival: InvokerInbox.Arrival, from workID: String) {
+        guard let work = works[workID] else { return }
+        switch arrival {
+        case .event(var event):
+            event.invokeID = work.invokeID
+            event.type = .external
+            event.origin = "#_scxml_\(workID)"
+            event.originType = SCXMLExecutor.scxmlProcessor
+            pending.append(.input(.event(event), session: work.parent))
+        case .done(let data):
+            works[workID] = nil
+            let done = SCXMLEvent(
+                "done.invoke.\(work.invokeID)", data: data, type: .external, origin: "#_scxml_\(workID)",
+                originType: SCXMLExecutor.scxmlProcessor, invokeID: work.invokeID)
+            pending.append(.input(.event(done), session: work.parent))
+        case .failed(let reason):
+            works[workID] = nil
+            let message = "the invoked work '\(work.invokeID)' failed: \(reason)"
+            let failure = ExecutionFailure(
+                .invoke, state: work.state, location: work.location, reason: message,
+                error: SCXMLEvaluationError(message, at: work.location, element: "invoke"))
+            pending.append(.input(.outcome(.failure(failure), invocation: work.invocation), session: work.parent))
+        }
+    }
+
+    /// After a restore: starts again, from the beginning, the Swift work of the invocations the
+    /// archived sessions were running. An archive holds no task.
+    mutating func restartWorks() {
+        var sessions = [(sessionID, machine)]
+        sessions += childOrder.compactMap { id in children[id].map { (id, $0.machine) } }
+        for (id, machine) in sessions {
+            for invocation in machine.context.invocations where invocation.invokerType != nil {
+                guard machine.isRunning(invocation.id), works[invocation.childSessionID] == nil else { continue }
+                startWork(invocation, parent: id)
+            }
+        }
+    }
+}
