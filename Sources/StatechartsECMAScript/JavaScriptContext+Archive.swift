@@ -35,7 +35,7 @@ extension JavaScriptContext {
     func archive(_ value: JSValueRef, named name: String) throws(UnarchivableValue) -> String {
         guard let helpers = archiveHelpers(), let encode = helperFunction("encode", of: helpers),
             let dom = domHelpers()
-        else { throw UnarchivableValue(reason: "the archive's helpers cannot be made") }
+        else { throw UnarchivableValue(reason: helpersMissing) }
         let path = Self.makeString(name)
         defer { JSStringRelease(path) }
         let arguments: [JSValueRef?] = [
@@ -52,6 +52,11 @@ extension JavaScriptContext {
         return string(text)
     }
 
+    /// Why the archive's helpers are missing: what stopped their making, such as the script time.
+    var helpersMissing: String {
+        "the archive's helpers cannot be made" + (helperFailure.map { ": \($0.message)" } ?? "")
+    }
+
     /// The value an archive's text (``archive(_:named:)``) holds, made anew in this context.
     ///
     /// - Throws: ``UnarchivableValue`` when the text is not such an archive, nests deeper than
@@ -60,7 +65,7 @@ extension JavaScriptContext {
     func restoreArchived(_ text: String, named name: String) throws(UnarchivableValue) -> JSValueRef {
         guard let helpers = archiveHelpers(), let decode = helperFunction("decode", of: helpers),
             let prebuilds = helperFunction("prebuilds", of: helpers)
-        else { throw UnarchivableValue(reason: "the archive's helpers cannot be made") }
+        else { throw UnarchivableValue(reason: helpersMissing) }
         let source = Self.makeString(text)
         defer { JSStringRelease(source) }
         let depth = JSValueMakeNumber(context, Double(Self.maximumArchiveDepth))

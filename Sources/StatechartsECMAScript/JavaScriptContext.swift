@@ -45,6 +45,9 @@ final class JavaScriptContext: @unchecked Sendable {
     private var domHelperObject: JSObjectRef?
     /// The archive's encoder and decoder, made the first time the model is archived or restored.
     private var archiveHelperObject: JSObjectRef?
+    /// Why the last helper could not be made (``makeFunction(_:)``): the cascade's script time or
+    /// the heap ran out while it was evaluated, most often.
+    private(set) var helperFailure: SCXMLEvaluationError?
     /// `Object.freeze`, kept from the context's start.
     private var freezer: JSObjectRef?
 
@@ -447,9 +450,14 @@ final class JavaScriptContext: @unchecked Sendable {
     /// Makes a function of ECMAScript source, kept for the context's life.
     func makeFunction(_ source: String) -> JSObjectRef? {
         let location = SourcePosition(file: "statecharts", line: 1, column: 1)
-        guard let value = try? evaluateTrusted("(" + source + ")", at: location),
-            let object = JSValueToObject(context, value, nil)
-        else { return nil }
+        let value: JSValueRef
+        do {
+            value = try evaluateTrusted("(" + source + ")", at: location)
+        } catch {
+            helperFailure = error
+            return nil
+        }
+        guard let object = JSValueToObject(context, value, nil) else { return nil }
         JSValueProtect(context, object)
         protectedValues.append(object)
         return object

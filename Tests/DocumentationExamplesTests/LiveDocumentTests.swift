@@ -19,7 +19,9 @@ import StatechartsECMAScript
 final class KettleModel {
     let kettle: IsolatedSCXMLSession
 
-    init(chart: SCXMLChart, options: SCXMLSession.Options = SCXMLSession.Options(), timers: TimerWheel = .continuous)
+    init(
+        chart: SCXMLChart, options: SCXMLSession.Options = SCXMLSession.Options(), timers: TimerWheel = .continuous
+    )
         throws
     {
         kettle = IsolatedSCXMLSession(chart, options: options, timers: timers)
@@ -134,7 +136,8 @@ struct LiveDocumentTests {
         let archive = try chart.archiveDecoder().decode(SCXMLSessionArchive.self, from: data)
         let laterClock = TestClock()
         let laterTimers = TimerWheel(clock: laterClock)
-        let restored = IsolatedSCXMLSession(session: try SCXMLSession(chart: chart, restoring: archive), timers: laterTimers)
+        let restored = IsolatedSCXMLSession(
+            session: try SCXMLSession(chart: chart, restoring: archive), timers: laterTimers)
         try restored.start()
         #expect(throws: MachineError<String, SCXMLEvent>.self) { try restored.start() }
         #expect(restored.isActive("heating"))

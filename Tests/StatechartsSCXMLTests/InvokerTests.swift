@@ -101,7 +101,8 @@ struct InvokerTests {
     @Test("exiting the invoking state cancels the work's task, and nothing it sends afterwards is delivered")
     func cancellation() async throws {
         let record = Record()
-        var session = SCXMLSession(chart: try Self.chart(), options: .init(invokers: ["download": Self.endless(record)]))
+        var session = SCXMLSession(
+            chart: try Self.chart(), options: .init(invokers: ["download": Self.endless(record)]))
         try session.start()
         for _ in 0..<5000 where record.requests.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(1)) }
         try session.send("cancel")

@@ -144,3 +144,61 @@ public func makeLiveMachines(
     }
     return machines
 }
+
+/// The states of a player of ``rallyBetweenActors(count:)``.
+public enum RallyState: Hashable, Sendable { case playing }
+
+/// A hit of the ball, numbered.
+public enum RallyShot: StatechartEvent, Sendable {
+    case hit(Int)
+
+    /// One kind.
+    public enum Kind: CaseIterable, Hashable, Sendable { case hit }
+    /// The kind.
+    public var kind: Kind { .hit }
+}
+
+/// A player: whom it returns the ball to, the last hit of the rally, and what it calls then.
+public struct RallyPlayer: Sendable {
+    let peer: String
+    let last: Int
+    let finished: @Sendable () -> Void
+}
+
+/// A player returns every hit `n` to its peer as `n + 1`, by id through their `StatechartSystem`,
+/// until the last.
+public func makeRallyChart() throws -> Statechart<RallyState, RallyShot, RallyPlayer> {
+    try Statechart(initial: .playing) {
+        StateNode(.playing) {
+            On(.hit) { scope in
+                guard case .hit(let count) = scope.event else { return }
+                if count < scope.context.last {
+                    scope.send(.hit(count + 1), to: scope.context.peer)
+                } else {
+                    scope.context.finished()
+                }
+            }
+        }
+    }
+}
+
+/// Two `StatechartActor`s of one system send each other `count` events by id, one at a time:
+/// each event is a send out of one machine's step, a delivery through the system to the other's
+/// actor, and a step there.
+public func rallyBetweenActors(count: Int) async throws {
+    let chart = try makeRallyChart()
+    let system = StatechartSystem()
+    let (ended, end) = AsyncStream.makeStream(of: Void.self)
+    let finished: @Sendable () -> Void = { end.finish() }
+    let timers = TimerWheel(clock: ContinuousClock())
+    let left = StatechartActor(
+        chart, context: RallyPlayer(peer: "right", last: count, finished: finished), timers: timers)
+    let right = StatechartActor(
+        chart, context: RallyPlayer(peer: "left", last: count, finished: finished), timers: timers)
+    try await left.join(system, as: "left")
+    try await right.join(system, as: "right")
+    try await left.start()
+    try await right.start()
+    try await left.send(.hit(0))
+    for await _ in ended {}
+}

@@ -40,7 +40,7 @@ let instructionCases = [
     "statechart/timeout-arm-cancel", "baseline/timeout-arm-cancel", "bare/toggle", "baseline/toggle",
     "live/toggle", "live/toggle-observed", "actor/toggle", "baseline/empty-actor", "live/hierarchy",
     "live/hierarchy-observed", "actor/hierarchy", "live/timeout-arm-cancel", "player/generated", "player/written",
-    "player/timed", "player/interpreted", "baseline/player",
+    "player/timed", "player/interpreted", "baseline/player", "system/rally",
 ]
 
 @MainActor
@@ -181,6 +181,8 @@ func run(_ name: String, _ count: Int) throws {
         try wait { print(try await sendToStatechartActor(makeDeepChart(), event: .hop, count: count)) }
     case "baseline/empty-actor":
         try wait { print(try await callEmptyActor(count: count)) }
+    case "system/rally":
+        try wait { try await rallyBetweenActors(count: count) }
     case "live/timeout-arm-cancel":
         try wait { try await LiveWatchDriver().armAndCancel(events: count) }
     case "bytes":

@@ -128,6 +128,10 @@ extension StateMachine {
     /// ``send(_:)`` for a reply, ``reportUndelivered(_:reason:)`` for an event that could not be
     /// sent. ``StatechartActor`` and ``IsolatedStatechart`` do this for you; call it yourself to run
     /// a bare machine's effects, for example step by step in a test.
+    ///
+    /// Inlinable: a runtime calls it after every step, and specialised for the chart's types it
+    /// looks up no generic metadata.
+    @inlinable
     public mutating func takeEffects() -> [MachineEffect<State, Event, Context>] {
         guard let pending = extras?.annex?.effects, !pending.isEmpty else { return [] }
         mutableAnnex().effects.removeAll()
@@ -302,6 +306,23 @@ public struct InvocationStart<State: Hashable, Event: StatechartEvent, Context> 
     public let location: SourcePosition?
     let work: (@Sendable (Context) async throws -> Event?)?
     let onError: (@Sendable (any Error) -> Event?)?
+
+    /// An invocation to start, from its parts: what ``StateMachine/takeEffects()`` makes.
+    @usableFromInline
+    init(
+        id: InvocationID, name: String?, state: State?, context: Context, descriptor: (any Sendable)?,
+        location: SourcePosition?, work: (@Sendable (Context) async throws -> Event?)?,
+        onError: (@Sendable (any Error) -> Event?)?
+    ) {
+        self.id = id
+        self.name = name
+        self.state = state
+        self.context = context
+        self.descriptor = descriptor
+        self.location = location
+        self.work = work
+        self.onError = onError
+    }
 
     /// Whether the invocation has work to run (an ``Invoke``); `false` for a described one.
     public var hasWork: Bool { work != nil }

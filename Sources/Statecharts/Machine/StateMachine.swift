@@ -139,13 +139,17 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
         if let liveClock { time = max(time, liveClock.elapsed) }
     }
 
-    /// When the next timer falls due, if any is pending: a runtime sleeps until then.
+    /// When the next timer falls due, if any is pending: a runtime sleeps until then. Inlinable:
+    /// a runtime asks after every step (an SCXML session's asking, unspecialised, looked up
+    /// generic metadata three times each).
+    @inlinable
     public var nextDeadline: Duration? {
         guard let first = extras?.timers.first else { return nil }
         return .nanoseconds(first.deadline)
     }
 
     /// The number of pending timers: state timeouts and delayed events.
+    @inlinable
     public var pendingTimerCount: Int { extras?.timers.count ?? 0 }
 
     /// How many timers the machine has armed since it started or was restored from an archive: it

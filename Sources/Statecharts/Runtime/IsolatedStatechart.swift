@@ -254,6 +254,12 @@ where Event.Kind: Hashable {
         }
     }
 
+    /// An event from another member of the machine's system, processed through the chart's
+    /// specialised handler, on the machine's actor.
+    func receiveFromSystem(_ event: Event, isolation: isolated any Actor) {
+        wake(.received(event), isolation: isolation)
+    }
+
     /// Processes a timer, an invocation's outcome or an undelivered send, on the machine's actor.
     @inlinable @inline(never)
     func handle(_ reason: LiveWakeUp<Event>) {

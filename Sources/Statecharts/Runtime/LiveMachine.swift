@@ -113,7 +113,23 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         case .outcome(let outcome, let id): deliver(outcome, from: id, owner: owner, spawn: spawn)
         case .undelivered(let outgoing, let reason):
             reportUndelivered(outgoing, reason: reason, owner: owner, spawn: spawn)
+        case .received(let event): receive(event, owner: owner, spawn: spawn)
         }
+    }
+
+    /// Another member of the machine's system sent it `event`: processes it as an event sent from
+    /// outside. What the step throws goes to the inspection hook: it is the machine's own business,
+    /// not the sender's.
+    @inlinable
+    mutating func receive(
+        _ event: Event, owner: some TimerWheelTarget, spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
+    ) {
+        do {
+            _ = try send(event)
+        } catch {
+            inspect?(.failed(error))
+        }
+        finishStep(owner: owner, spawn: spawn)
     }
 
     /// The wheel says the machine's timer is due: processes every timer due by now.
@@ -203,6 +219,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     mutating func stop() {
         timer.cancel(in: wheel)
         guard let attachments else { return }
+        attachments.membership?.leave()
         for task in attachments.tasks.values { task.cancel() }
         for stream in attachments.streams { stream.finish() }
     }
@@ -271,8 +288,9 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     }
 
     /// Does what a step asked for: starts and cancels invocation tasks, reports logs to the
-    /// inspection hook, and answers each event sent out with `error.communication`, from a task
-    /// of its own: a live machine has no event I/O processor to deliver it.
+    /// inspection hook, and hands each event sent out to the machine's system, or answers it with
+    /// `error.communication` from a task of its own when no member takes it. Kept out of line:
+    /// inlined into ``settle(owner:spawn:)`` it made every step that arms a timer retain more.
     @usableFromInline
     mutating func perform(
         _ effects: [MachineEffect<State, Event, Context>], spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
@@ -286,15 +304,34 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
                 inspect?(.invocationCancelled(id))
                 attachments?.tasks.removeValue(forKey: id)?.cancel()
             case .send(let outgoing):
-                let reason = "a live machine delivers no events outside itself; run the chart where the target exists"
+                if let membership = attachments?.membership, outgoing.type == nil, deliver(outgoing, in: membership) {
+                    continue
+                }
+                let reason =
+                    attachments?.membership == nil
+                    ? "a live machine delivers no events outside itself unless it has joined a StatechartSystem"
+                    : "no machine of the system has the id '\(outgoing.target)' and takes events of this type"
                 inspect?(.undelivered(outgoing, reason: reason))
                 _ = spawn(.undelivered(outgoing, reason: reason))
-            case .cancelSend:
-                break
+            case .cancelSend(let id):
+                if let membership = attachments?.membership {
+                    membership.system.cancelDelayed(id: id, from: membership.id)
+                }
             case .log(let record):
                 inspect?(.log(record))
             }
         }
+    }
+
+    /// Hands an event sent out to the machine's system: now, or after its delay on the machine's
+    /// clock; whether a member takes it.
+    @usableFromInline
+    func deliver(_ outgoing: OutgoingEvent<Event>, in membership: SystemMembership) -> Bool {
+        // A machine joins a system only with events of a `Sendable` type.
+        let event = SystemEvent(value: outgoing.event)
+        guard outgoing.delay > .zero else { return membership.system.deliver(event, to: outgoing.target) }
+        return membership.system.deliver(
+            event, to: outgoing.target, after: outgoing.delay, on: wheel, from: membership.id, id: outgoing.id)
     }
 
     /// A task reports that an event sent out could not be delivered: processes
@@ -374,6 +411,8 @@ final class LiveAttachments<State: Hashable, Event: StatechartEvent, Context> wh
     @usableFromInline let inspect: (@Sendable (MachineInspection<State, Event>) -> Void)?
     @usableFromInline var tasks: [InvocationID: Task<Void, Never>] = [:]
     @usableFromInline var streams: [AsyncStream<MachineSnapshot<State, Context>>.Continuation] = []
+    /// The system the machine has joined, and its id there (``StatechartSystem``).
+    @usableFromInline var membership: SystemMembership?
 
     @usableFromInline
     init(inspect: (@Sendable (MachineInspection<State, Event>) -> Void)?) { self.inspect = inspect }
@@ -404,6 +443,8 @@ struct LiveObserver<State: Hashable, Event: StatechartEvent>: MachineObserver wh
 /// Why a live machine's owner was called back: its timer fell due, or an invocation ended.
 @usableFromInline
 enum LiveWakeUp<Event: StatechartEvent> {
+    /// An event from another member of the machine's system.
+    case received(Event)
     case timer
     case outcome(InvocationOutcome<Event>, from: InvocationID)
     case undelivered(OutgoingEvent<Event>, reason: String)

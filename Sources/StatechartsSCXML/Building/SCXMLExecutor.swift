@@ -178,10 +178,13 @@ enum SCXMLExecutor {
         }
         // The identifier the event carries: the one the document gave or asked for, else none.
         let eventSendID = send.id != nil || send.idLocation != nil ? sendID : nil
-        let info = scope.context.info
-        let processor = type.flatMap { SCXMLSend.scxmlProcessorTypes.contains($0) ? nil : info.processor(named: $0) }
+        // The session's information is read in place, not copied: most sends name no type.
+        var processor: SCXMLProcessorEntry?
+        if let type, !SCXMLSend.scxmlProcessorTypes.contains(type) {
+            processor = scope.context.info.processor(named: type)
+        }
         if let type, !SCXMLSend.scxmlProcessorTypes.contains(type), processor == nil {
-            let available = info.eventProcessors.compactMap(\.types.first)
+            let available = scope.context.info.eventProcessors.compactMap(\.types.first)
             let others = available.isEmpty ? "" : " or \(available.joined(separator: ", "))"
             throw SCXMLEvaluationError(
                 "the event I/O processor '\(type)' is not available in this session; it has SCXML's\(others)",
@@ -206,7 +209,7 @@ enum SCXMLExecutor {
         guard let name else {
             throw SCXMLEvaluationError("the <send> has no event name", at: location)
         }
-        let ownTarget = info.scxmlLocation
+        let ownTarget = scope.context.info.scxmlLocation
         var event = SCXMLEvent(
             name, data: data, type: .external, sendID: eventSendID, origin: ownTarget, originType: scxmlProcessor)
         switch target {
@@ -215,10 +218,10 @@ enum SCXMLExecutor {
                 // A timer of the machine: archived with it, cancelled by <cancel>.
                 // The running session's limits; the machine's own when it runs outside one (a
                 // restored session keeps the limits of its options, not of its archive).
-                let limits = SCXMLCascade.current?.limits ?? info.limits
+                let limits = SCXMLCascade.current?.limits ?? scope.context.info.limits
                 guard scope.pendingTimerCount < limits.pendingTimers else {
                     let violation = limits.violation(
-                        .pendingTimers, element: "send", location: location, session: info.id,
+                        .pendingTimers, element: "send", location: location, session: scope.context.info.id,
                         detail: "the event '\(name)' cannot wait: \(scope.pendingTimerCount) timers are pending")
                     throw SCXMLEvaluationError("\(violation)", at: location, sendID: eventSendID, element: "send")
                 }

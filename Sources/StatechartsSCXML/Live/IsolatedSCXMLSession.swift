@@ -64,7 +64,8 @@ public final class IsolatedSCXMLSession: TimerWheelTarget, Observable, @unchecke
     ///   - session: The session.
     ///   - timers: The wheel whose clock the session runs on: `TimerWheel.continuous` by default.
     ///   - isolation: The actor the session belongs to: the caller's, which must be an actor.
-    public init(session: SCXMLSession, timers: TimerWheel = .continuous, isolation: isolated (any Actor)? = #isolation) {
+    public init(session: SCXMLSession, timers: TimerWheel = .continuous, isolation: isolated (any Actor)? = #isolation)
+    {
         guard let isolation else {
             preconditionFailure("an IsolatedSCXMLSession must be made on an actor, such as the main actor")
         }
@@ -84,7 +85,9 @@ public final class IsolatedSCXMLSession: TimerWheelTarget, Observable, @unchecke
     ///
     /// - Throws: `MachineError.alreadyStarted` the second time; what the session's start throws.
     @discardableResult
-    public func start(isolation caller: isolated (any Actor)? = #isolation) throws(MachineError<String, SCXMLEvent>)
+    public func start(
+        isolation caller: isolated (any Actor)? = #isolation
+    ) throws(MachineError<String, SCXMLEvent>)
         -> SCXMLStep
     {
         check(caller)
@@ -205,7 +208,9 @@ public final class IsolatedSCXMLSession: TimerWheelTarget, Observable, @unchecke
     ///
     /// - Throws: What ``SCXMLSession/archive()`` throws: ``SCXMLArchiveError/eventsInFlight`` while
     ///   events are on their way through an event I/O processor.
-    public func archive(isolation caller: isolated (any Actor)? = #isolation) throws(SCXMLArchiveError)
+    public func archive(
+        isolation caller: isolated (any Actor)? = #isolation
+    ) throws(SCXMLArchiveError)
         -> SCXMLSessionArchive
     {
         check(caller)

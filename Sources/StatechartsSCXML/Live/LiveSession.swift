@@ -144,9 +144,9 @@ struct LiveSession {
     /// Takes what the event I/O processors brought. An event sent to a session of this process that
     /// has not arrived within `limit` of its send is given up, as ``SCXMLSession/settle(upTo:)``
     /// gives it up, so that the events after it are delivered.
-    mutating func receive(owner: any TimerWheelTarget, givingUpAfter limit: Duration?) throws(
-        MachineError<String, SCXMLEvent>
-    ) -> SCXMLStep {
+    mutating func receive(
+        owner: any TimerWheelTarget, givingUpAfter limit: Duration?
+    ) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
         try perform(.arrivals, owner: owner) { session throws(MachineError<String, SCXMLEvent>) in
             var step = try session.receiveEvents()
             if let limit, session.hasAwaitedPlaces {

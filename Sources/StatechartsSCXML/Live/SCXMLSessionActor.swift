@@ -65,8 +65,8 @@ public actor SCXMLSessionActor: TimerWheelTarget {
         }
         if live.hasEventProcessors && live.listener == nil {
             live.listener = listenToEventProcessors(
-            live.session.options.eventProcessors, inbox: live.session.inbox
-        ) { [weak self] limit in
+                live.session.options.eventProcessors, inbox: live.session.inbox
+            ) { [weak self] limit in
                 guard let self else { return false }
                 await self.receive(givingUpAfter: limit)
                 return true
