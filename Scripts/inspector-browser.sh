@@ -13,15 +13,21 @@ fi
 swift build --product statechart >/dev/null
 binary="$(swift build --show-bin-path)/statechart"
 work="$(mktemp -d)"
+# Waits up to 10 s for the server to write its address to the file $1; its output is in $2.
+wait_for_address() {
+  for _ in $(seq 100); do
+    [[ -s "$1" ]] && return 0
+    if ! kill -0 $server 2>/dev/null; then cat "$2"; echo "statechart inspect stopped"; exit 1; fi
+    sleep 0.1
+  done
+  cat "$2"
+  echo "statechart inspect did not print its address in 10 s"
+  exit 1
+}
 "$binary" inspect Examples/media-player.scxml --url-file "$work/url" >"$work/out" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do
-  [[ -s "$work/url" ]] && break
-  if ! kill -0 $server 2>/dev/null; then cat "$work/out"; echo "statechart inspect stopped"; exit 1; fi
-  sleep 0.1
-done
-[[ -s "$work/url" ]] || { cat "$work/out"; echo "statechart inspect did not print its address in 10 s"; exit 1; }
+wait_for_address "$work/url" "$work/out"
 arguments=("$(cat "$work/url")")
 [[ -n "${SCREENSHOT:-}" ]] && arguments+=(--screenshot "$SCREENSHOT")
 timeout 120 python3 Scripts/inspector_browser.py "${arguments[@]}"
@@ -33,10 +39,5 @@ wait $server 2>/dev/null || true
 "$binary" inspect Tests/DocumentationExamplesTests/Fixtures/kettle.scxml --clock real --url-file "$work/live-url" \
   >"$work/live-out" 2>&1 &
 server=$!
-for _ in $(seq 100); do
-  [[ -s "$work/live-url" ]] && break
-  if ! kill -0 $server 2>/dev/null; then cat "$work/live-out"; echo "statechart inspect --clock real stopped"; exit 1; fi
-  sleep 0.1
-done
-[[ -s "$work/live-url" ]] || { cat "$work/live-out"; echo "statechart inspect --clock real did not print its address in 10 s"; exit 1; }
+wait_for_address "$work/live-url" "$work/live-out"
 timeout 120 python3 Scripts/inspector_browser.py "$(cat "$work/live-url")" --live

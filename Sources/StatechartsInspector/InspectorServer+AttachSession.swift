@@ -54,13 +54,7 @@ final class IsolatedSessionLink: LiveMachineLink, SnapshotPump, @unchecked Senda
 
     func snapshot() async -> InspectorSnapshot { await describeNow(isolation: session.isolation) }
 
-    func snapshots() async -> AsyncStream<InspectorSnapshot> {
-        let (output, continuation) = AsyncStream.makeStream(
-            of: InspectorSnapshot.self, bufferingPolicy: .bufferingNewest(snapshotBuffer))
-        let pump = startPumping(self, into: continuation)
-        continuation.onTermination = { _ in pump.cancel() }
-        return output
-    }
+    func snapshots() async -> AsyncStream<InspectorSnapshot> { pumpedSnapshots() }
 
     func pump(into output: AsyncStream<InspectorSnapshot>.Continuation) async {
         await pump(into: output, isolation: session.isolation)
@@ -71,32 +65,32 @@ final class IsolatedSessionLink: LiveMachineLink, SnapshotPump, @unchecked Senda
     }
 
     private func describeNow(isolation: isolated any Actor) -> InspectorSnapshot {
-        describe(session.snapshot(isolation: isolation), isolation: isolation)
+        Self.describe(session.snapshot(isolation: isolation), session: session.session(isolation: isolation))
     }
 
-    /// A snapshot as the page shows it, with the variables and timers of the session now.
-    private func describe(_ snapshot: SCXMLSessionSnapshot, isolation: isolated any Actor) -> InspectorSnapshot {
-        let current = session.session(isolation: isolation)
+    /// A snapshot as the page shows it, with the variables and timers of the session as the step
+    /// left it.
+    static func describe(_ snapshot: SCXMLSessionSnapshot, session: SCXMLSession) -> InspectorSnapshot {
         // A session with events on their way through a processor cannot be archived: its data is
         // then shown at the next step.
-        let archive = try? current.archive()
+        let archive = try? session.archive()
         let time = snapshot.now.components
         return InspectorSnapshot(
             configuration: snapshot.configuration, active: snapshot.activeStates,
-            events: snapshot.status == .running && snapshot.endedBy == nil ? current.machine.handledEventNames : [],
+            events: snapshot.status == .running && snapshot.endedBy == nil ? session.machine.handledEventNames : [],
             data: archive.map(InspectorSnapshot.sessionData(of:)) ?? .null,
             timers: archive.map(InspectorSnapshot.pendingTimers(of:)) ?? [],
             time: Double(time.seconds) + Double(time.attoseconds) / 1e18, status: snapshot.status.rawValue)
     }
 
-    /// Reads the session's snapshots on its actor and passes them on as text, until cancelled.
+    /// Passes on the session now, then each step as the step left the session, described on the
+    /// session's actor when the step is taken, until the stream's reader stops.
     private func pump(into output: AsyncStream<InspectorSnapshot>.Continuation, isolation: isolated any Actor) async {
-        let snapshots = session.snapshots(bufferingPolicy: .bufferingNewest(snapshotBuffer), isolation: isolation)
-        var iterator = snapshots.makeAsyncIterator()
-        while let snapshot = await iterator.next(isolation: isolation) {
-            output.yield(describe(snapshot, isolation: isolation))
+        output.yield(describeNow(isolation: isolation))
+        session.observeSteps(isolation: isolation) { snapshot, current in
+            if case .terminated = output.yield(Self.describe(snapshot, session: current)) { return false }
+            return true
         }
-        output.finish()
     }
 
     private func deliver(_ event: InspectorEvent, isolation: isolated any Actor) -> InspectorError? {

@@ -136,13 +136,7 @@ where Event.Kind: Hashable {
 
     func snapshot() async -> InspectorSnapshot { await snapshot(isolation: machine.isolation) }
 
-    func snapshots() async -> AsyncStream<InspectorSnapshot> {
-        let (output, continuation) = AsyncStream.makeStream(
-            of: InspectorSnapshot.self, bufferingPolicy: .bufferingNewest(snapshotBuffer))
-        let pump = startPumping(self, into: continuation)
-        continuation.onTermination = { _ in pump.cancel() }
-        return output
-    }
+    func snapshots() async -> AsyncStream<InspectorSnapshot> { pumpedSnapshots() }
 
     func pump(into output: AsyncStream<InspectorSnapshot>.Continuation) async {
         await pump(into: output, isolation: machine.isolation)
@@ -181,6 +175,18 @@ where Event.Kind: Hashable {
 /// What reads a machine's snapshots where it lives and passes them on as text.
 protocol SnapshotPump: Sendable {
     func pump(into output: AsyncStream<InspectorSnapshot>.Continuation) async
+}
+
+extension SnapshotPump {
+    /// A stream of the snapshots the pump reads, in a task of its own that ends when the stream's
+    /// reader stops.
+    func pumpedSnapshots() -> AsyncStream<InspectorSnapshot> {
+        let (output, continuation) = AsyncStream.makeStream(
+            of: InspectorSnapshot.self, bufferingPolicy: .bufferingNewest(snapshotBuffer))
+        let pump = startPumping(self, into: continuation)
+        continuation.onTermination = { _ in pump.cancel() }
+        return output
+    }
 }
 
 extension IsolatedMachineLink: SnapshotPump {}

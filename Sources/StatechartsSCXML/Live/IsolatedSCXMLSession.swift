@@ -233,6 +233,17 @@ public final class IsolatedSCXMLSession: TimerWheelTarget, Observable, @unchecke
         return live.snapshots(bufferingPolicy: bufferingPolicy)
     }
 
+    /// Calls `observer` with every later step's snapshot and the session as the step left it,
+    /// synchronously on the session's actor, until it returns `false` or the session is released:
+    /// for the inspector, which describes each step before the next one runs.
+    package func observeSteps(
+        isolation caller: isolated (any Actor)? = #isolation,
+        _ observer: @escaping (SCXMLSessionSnapshot, SCXMLSession) -> Bool
+    ) {
+        check(caller)
+        live.stepObservers.append(observer)
+    }
+
     // MARK: - Coming back to the actor
 
     /// The wheel says the session's next deadline has come.

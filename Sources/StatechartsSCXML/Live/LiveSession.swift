@@ -25,6 +25,10 @@ struct LiveSession {
     /// actor's, by number.
     private var subscribers: [Int: AsyncStream<SCXMLSessionSnapshot>.Continuation] = [:]
     private var nextSubscriber = 0
+    /// What is told of every step synchronously, with the session as the step left it: the
+    /// inspector, which must describe a step before the next one runs. One that returns `false`
+    /// is told no more.
+    var stepObservers: [(SCXMLSessionSnapshot, SCXMLSession) -> Bool] = []
 
     /// A live session that continues `session` from its own time.
     init(session: SCXMLSession, wheel: TimerWheel) {
@@ -65,8 +69,11 @@ struct LiveSession {
             before.0 != session.configuration || before.1 != session.status || before.2 != (session.endedBy == nil)
         let eventful =
             label != .timers || !result.microsteps.isEmpty || !result.logs.isEmpty || !result.errors.isEmpty
-        if !subscribers.isEmpty && (changed || eventful || failure != nil) {
-            publish(snapshot(cause: label, step: result, failure: failure))
+        if (!subscribers.isEmpty || !stepObservers.isEmpty) && (changed || eventful || failure != nil) {
+            let current = snapshot(cause: label, step: result, failure: failure)
+            publish(current)
+            let session = session
+            stepObservers.removeAll { !$0(current, session) }
         }
         if let failure { throw failure }
         return result
@@ -169,6 +176,7 @@ struct LiveSession {
         listener = nil
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
+        stepObservers.removeAll()
         session.close()
     }
 }
