@@ -25,7 +25,9 @@ import Statecharts
 /// ``SCXMLSession/settle(upTo:)``); a live session (``IsolatedSCXMLSession``,
 /// ``SCXMLSessionActor``) takes them by itself. An archive cannot hold a task: a session restored
 /// from an archive taken while work ran starts that work again, from the beginning, with the same
-/// request. Make work that may run twice safe to run twice.
+/// request. Make work that may run twice safe to run twice. A session is a value, but the tasks of
+/// its Swift work are not: copies of a session made while work runs share it, and what the work
+/// sends goes to the copy that receives it first.
 public struct SCXMLInvoker: Sendable {
     /// The work: an async function of the invocation, whose result is the data of
     /// `done.invoke.ID`.
