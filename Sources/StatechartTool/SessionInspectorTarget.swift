@@ -69,7 +69,7 @@ actor SessionInspectorTarget: InspectorTarget {
     func send(_ event: InspectorEvent) async throws(InspectorError) {
         let data: SCXMLValue?
         if let value = event.data {
-            guard let converted = Self.scxmlValue(value) else {
+            guard let converted = value.scxmlValue else {
                 throw InspectorError("the data of '\(event.name)' cannot be given to the document")
             }
             data = converted
@@ -237,12 +237,6 @@ actor SessionInspectorTarget: InspectorTarget {
     }
 
     static func inspectorValue(_ value: SCXMLValue) -> InspectorValue? { InspectorValue(encoding: value) }
-
-    static func scxmlValue(_ value: InspectorValue) -> SCXMLValue? {
-        let encoder = JSONEncoder()
-        guard let data = try? encoder.encode(value) else { return nil }
-        return SCXMLValue(json: String(decoding: data, as: UTF8.self))
-    }
 
     private func acquire() async {
         if busy {

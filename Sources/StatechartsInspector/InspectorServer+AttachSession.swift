@@ -96,9 +96,7 @@ final class IsolatedSessionLink: LiveMachineLink, SnapshotPump, @unchecked Senda
     private func deliver(_ event: InspectorEvent, isolation: isolated any Actor) -> InspectorError? {
         var data: SCXMLValue?
         if let value = event.data {
-            guard let encoded = try? JSONEncoder().encode(value),
-                let converted = SCXMLValue(json: String(decoding: encoded, as: UTF8.self))
-            else {
+            guard let converted = value.scxmlValue else {
                 return InspectorError("the data of '\(event.name)' cannot be given to the document", status: 422)
             }
             data = converted

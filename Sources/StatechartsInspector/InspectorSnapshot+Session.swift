@@ -1,6 +1,14 @@
 import Foundation
 import StatechartsSCXML
 
+extension InspectorValue {
+    /// The value as a document's event data; `nil` when it cannot be one.
+    package var scxmlValue: SCXMLValue? {
+        guard let data = try? JSONEncoder().encode(self) else { return nil }
+        return SCXMLValue(json: String(decoding: data, as: UTF8.self))
+    }
+}
+
 extension InspectorSnapshot {
     /// The timers and delayed events of a session's archive, soonest first.
     package static func pendingTimers(of archive: SCXMLSessionArchive) -> [PendingTimer] {

@@ -51,7 +51,9 @@ struct LiveSession {
         _ label: SCXMLSessionSnapshot.Cause, owner: any TimerWheelTarget,
         _ body: (inout SCXMLSession) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep
     ) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
-        let before = (session.configuration, session.status, session.endedBy == nil)
+        // Compared only for readers: a step that nobody reads copies no configuration.
+        let listened = !subscribers.isEmpty || !stepObservers.isEmpty
+        let before = listened ? (session.configuration, session.status, session.endedBy == nil) : nil
         var result = SCXMLStep()
         var failure: MachineError<String, SCXMLEvent>?
         do throws(MachineError<String, SCXMLEvent>) {
@@ -65,15 +67,18 @@ struct LiveSession {
             failure = error
         }
         rearm(owner: owner)
-        let changed =
-            before.0 != session.configuration || before.1 != session.status || before.2 != (session.endedBy == nil)
-        let eventful =
-            label != .timers || !result.microsteps.isEmpty || !result.logs.isEmpty || !result.errors.isEmpty
-        if (!subscribers.isEmpty || !stepObservers.isEmpty) && (changed || eventful || failure != nil) {
-            let current = snapshot(cause: label, step: result, failure: failure)
-            publish(current)
-            let session = session
-            stepObservers.removeAll { !$0(current, session) }
+        if let before {
+            let changed =
+                before.0 != session.configuration || before.1 != session.status
+                || before.2 != (session.endedBy == nil)
+            let eventful =
+                label != .timers || !result.microsteps.isEmpty || !result.logs.isEmpty || !result.errors.isEmpty
+            if changed || eventful || failure != nil {
+                let current = snapshot(cause: label, step: result, failure: failure)
+                publish(current)
+                let session = session
+                stepObservers.removeAll { !$0(current, session) }
+            }
         }
         if let failure { throw failure }
         return result
