@@ -34,7 +34,7 @@ import StatechartsSCXML
 /// follows no redirect: a `3xx` answer, even from an allowed host, is a failed send
 /// (`error.communication`), so that a host on the list cannot pass a send on to one that is not.
 /// Events that arrive are untrusted too: each is processed as a cascade of its own, with the
-/// session's limits whole (``SCXMLSession/receiveEvents()``), and once
+/// session's limits whole (`SCXMLSession.receiveEvents()`), and once
 /// ``Limits/maximumWaitingArrivals`` wait, more are refused with 503.
 public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
     /// The processor's URI, the `type` that names it.
