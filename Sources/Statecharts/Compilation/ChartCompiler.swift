@@ -79,6 +79,8 @@ struct ChartCompiler<State: Hashable, Event: StatechartEvent, Context> where Eve
         buildDispatch(kinds: kinds)
         buildPlans()
         layout.computeSummaries()
+        // Debug builds only (see ChartLayout+Invariants.swift).
+        assert(layout.tablesHold(chart: name))
         return ChartStorage(
             scopeOperations: operations,
             layout: layout, kindMap: kinds.map, states: flat.map(\.id), stateIndices: indexOf.mapValues { Int32($0) },

@@ -41,6 +41,7 @@ extension StateMachine {
                     var record: MicrostepRecord?
                     enterStates(enabled, signal: signal, record: &record, observer: &observer)
                 }
+                assert(invariantsHold())
                 return
             }
         }
@@ -52,6 +53,9 @@ extension StateMachine {
             observer.machineDidTake(
                 chart.microstep(enabled, event: signal.map { name(of: $0.pointee) }, record: record, active: active))
         }
+        // Debug builds only: checks the configuration, the queues and the timers (see
+        // StateMachine+Invariants.swift).
+        assert(invariantsHold())
     }
 
     /// Calls `body` with the domains of the transitions with targets, ascending: disjoint

@@ -28,6 +28,7 @@ extension StateMachine {
         if configuration != 0 && packed.statusCode == 0 {
             packed.status = .running
             active.first = configuration
+            assert(invariantsHold())
             return
         }
         try startWithoutObserver()
@@ -281,6 +282,7 @@ extension StateMachine {
             }
         }
         active = finalConfiguration
+        assert(invariantsHold())
     }
 
     /// ``react(to:observer:)``, telling an observer when no transition was enabled.

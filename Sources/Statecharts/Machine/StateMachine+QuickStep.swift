@@ -54,6 +54,7 @@ extension StateMachine {
                         active.first &= ~exiting
                         if action >= 0 { runQuickTransitionAction(action, of: transition, event: event, kind: kind) }
                         active.first |= entering
+                        assert(invariantsHold())
                         return true
                     }
                 }
@@ -118,6 +119,7 @@ extension StateMachine {
             armTimeouts(of: arming.trailingZeroBitCount)
             arming &= arming &- 1
         }
+        assert(invariantsHold())
     }
 
     /// The general microstep for one selected transition, out of line.

@@ -24,24 +24,34 @@ extension ChartLayout {
             }
         }
         if let problem { return problem }
+        // Counted without allocating: the checked invariants call this after every microstep.
         for state in 0..<stateCount where state == 0 || configuration.contains(state) {
-            let children = childRange(of: state).map { Int(self.children[$0]) }.filter { !kinds[$0].isHistory }
-            let activeChildren = children.filter { configuration.contains($0) }
-            switch kinds[state] {
-            case .root, .compound:
-                if activeChildren.count != 1 {
-                    let name = state == 0 ? "the chart" : "'\(names[state])'"
-                    return activeChildren.isEmpty
-                        ? "\(name) has no active child"
-                        : "\(name) has \(activeChildren.count) active children: "
-                            + activeChildren.map { "'\(names[$0])'" }.joined(separator: ", ")
+            let kind = kinds[state]
+            guard kind == .root || kind == .compound || kind == .parallel else { continue }
+            var activeCount = 0
+            var missing: Int?
+            for index in childRange(of: state) {
+                let child = Int(children[index])
+                if kinds[child].isHistory { continue }
+                if configuration.contains(child) {
+                    activeCount += 1
+                } else if missing == nil {
+                    missing = child
                 }
-            case .parallel:
-                if let missing = children.first(where: { !configuration.contains($0) }) {
+            }
+            if kind == .parallel {
+                if let missing {
                     return "the parallel state '\(names[state])' is active without its region '\(names[missing])'"
                 }
-            default:
-                break
+            } else if activeCount != 1 {
+                let name = state == 0 ? "the chart" : "'\(names[state])'"
+                let activeChildren = childRange(of: state).map { Int(children[$0]) }.filter {
+                    !kinds[$0].isHistory && configuration.contains($0)
+                }
+                return activeChildren.isEmpty
+                    ? "\(name) has no active child"
+                    : "\(name) has \(activeChildren.count) active children: "
+                        + activeChildren.map { "'\(names[$0])'" }.joined(separator: ", ")
             }
         }
         return nil

@@ -1,9 +1,11 @@
-import Statecharts
 import StatechartsTesting
 import Testing
 
+@testable import Statecharts
+
 /// Random charts, valid and invalid: building never traps, and running a valid one always leaves a
-/// legal configuration.
+/// legal configuration and breaks none of the engine's checked invariants (asked explicitly here as
+/// well, so that the test holds in a build without assertions).
 @Suite struct RandomChartTests {
     static let condition: StatechartGuard<String, NamedEvent, Log> = { $0.context.counter % 3 != 0 }
     static let action: StatechartAction<String, NamedEvent, Log> = { scope in
@@ -59,6 +61,7 @@ import Testing
                 continue
             }
             built += 1
+            #expect(chart.storage.layout.tableProblem() == nil, "seed \(seed)")
             var machine = chart.makeMachine(context: Log())
             do { try machine.start() } catch { if case .microstepLimitExceeded = error {} else { throw error } }
             #expect(isLegal(machine, chart), "seed \(seed) after start: \(machine.configuration)")
@@ -70,6 +73,7 @@ import Testing
                     guard case .microstepLimitExceeded = error else { throw error }
                 }
                 #expect(isLegal(machine, chart), "seed \(seed): \(machine.configuration)")
+                #expect(machine.invariantProblem() == nil, "seed \(seed): \(machine.invariantProblem() ?? "")")
             }
         }
         #expect(built > 500, "the generator should produce valid charts (built \(built))")
