@@ -42,3 +42,63 @@ struct MachinesThatTalkTests {
         #expect(system.ids == ["camera", "doorbell"])
     }
 }
+
+// The article's section "Charts that invoke charts": a screen that runs an upload as a child chart.
+
+nonisolated enum UploadState: Hashable, Sendable { case sending, committed }
+nonisolated enum ScreenState: Hashable, Sendable { case uploading, finished, cancelled }
+nonisolated enum Transfer: StatechartEvent, Sendable {
+    case sent(Int), commit, uploaded(Int), cancel
+    nonisolated enum Kind: CaseIterable, Hashable, Sendable { case sent, commit, uploaded, cancel }
+    var kind: Kind {
+        switch self {
+        case .sent: .sent
+        case .commit: .commit
+        case .uploaded: .uploaded
+        case .cancel: .cancel
+        }
+    }
+}
+nonisolated struct Upload: Sendable { var parts: Int }
+nonisolated struct Screen: Sendable { var parts: Int, progress = 0 }
+
+@Suite("The article's screen and its upload", .timeLimit(.minutes(1)))
+struct ChartsThatInvokeChartsTests {
+    @Test("the child's progress reaches the screen in order, the screen commits it, and its end moves the screen")
+    func upload() async throws {
+        let uploadChart = try Statechart<UploadState, Transfer, Upload>(initial: .sending) {
+            StateNode(.sending) {
+                OnEntry { scope in
+                    for part in 1...scope.context.parts { scope.send(.sent(part), to: "#_parent") }
+                }
+                On(.commit, to: .committed)
+            }
+            Final(.committed)
+        }
+
+        let screenChart = try Statechart<ScreenState, Transfer, Screen>(initial: .uploading) {
+            StateNode(.uploading) {
+                Invoke("upload", chart: uploadChart, context: { Upload(parts: $0.parts) }) { upload in
+                    .uploaded(upload.parts)
+                }
+                On(.sent) { scope in
+                    guard case .sent(let part) = scope.event else { return }
+                    scope.context.progress = part
+                    if part == scope.context.parts { scope.send(.commit, to: "#_upload") }
+                }
+                On(.uploaded, to: .finished)
+                On(.cancel, to: .cancelled)
+            }
+            StateNode(.finished)
+            StateNode(.cancelled)
+        }
+
+        let screen = StatechartActor(screenChart, context: Screen(parts: 5))
+        try await screen.start()
+        for _ in 0..<5000 where await screen.snapshot.activeStates != [.finished] {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(await screen.snapshot.activeStates == [.finished])
+        #expect(await screen.snapshot.context.progress == 5)
+    }
+}

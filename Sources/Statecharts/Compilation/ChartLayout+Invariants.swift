@@ -24,7 +24,9 @@ extension ChartLayout {
             ("child", childOffsets), ("entry action", entryOffsets), ("exit action", exitOffsets),
             ("timeout", timeoutOffsets), ("transition", stateTransitionOffsets), ("eventless", eventlessOffsets),
         ] {
-            guard offsets.count == stateCount + 1, offsets.first == 0 else { return "the \(name) offsets are incomplete" }
+            guard offsets.count == stateCount + 1, offsets.first == 0 else {
+                return "the \(name) offsets are incomplete"
+            }
             guard zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 }) else {
                 return "the \(name) offsets decrease"
             }
@@ -39,7 +41,9 @@ extension ChartLayout {
                 let parent = Int(parents[state])
                 guard parent >= 0, parent < state else { return "state \(state)'s parent is not before it" }
                 guard end <= Int(subtreeEnds[parent]) else { return "state \(state)'s subtree leaves its parent's" }
-                guard depths[state] == depths[parent] + 1 else { return "state \(state)'s depth is not its parent's + 1" }
+                guard depths[state] == depths[parent] + 1 else {
+                    return "state \(state)'s depth is not its parent's + 1"
+                }
             }
             var next = state + 1
             for index in childRange(of: state) {

@@ -70,6 +70,9 @@ struct InvocationDefinition<State: Hashable, Event: StatechartEvent, Context> wh
     @usableFromInline var describe: InvocationDescriber<State, Event, Context>?
     @usableFromInline var beforeExternalEvent: InvocationHook<State, Event, Context>?
     @usableFromInline var location: SourcePosition?
+    /// Whether the work runs another chart as a child machine (``Invoke/init(_:chart:file:line:column:context:onDone:)``),
+    /// which a live runtime connects to its parent.
+    @usableFromInline var startsChildMachine = false
 }
 
 extension ChartElement {

@@ -144,7 +144,8 @@ extension StateMachine {
                     InvocationStart(
                         id: InvocationID(rawValue: invocation.id), name: definition.id, state: state,
                         context: context as? Context ?? storedContext, descriptor: descriptor,
-                        location: definition.location, work: definition.work, onError: definition.onError))
+                        location: definition.location, work: definition.work, onError: definition.onError,
+                        startsChildMachine: definition.startsChildMachine))
             case .cancel(let id):
                 return .cancelInvocation(InvocationID(rawValue: id))
             case .send(let outgoing):
@@ -306,14 +307,17 @@ public struct InvocationStart<State: Hashable, Event: StatechartEvent, Context> 
     public let location: SourcePosition?
     let work: (@Sendable (Context) async throws -> Event?)?
     let onError: (@Sendable (any Error) -> Event?)?
+    /// Whether the work runs a child machine, which a live runtime connects to its parent.
+    @usableFromInline let startsChildMachine: Bool
 
     /// An invocation to start, from its parts: what ``StateMachine/takeEffects()`` makes.
     @usableFromInline
     init(
         id: InvocationID, name: String?, state: State?, context: Context, descriptor: (any Sendable)?,
         location: SourcePosition?, work: (@Sendable (Context) async throws -> Event?)?,
-        onError: (@Sendable (any Error) -> Event?)?
+        onError: (@Sendable (any Error) -> Event?)?, startsChildMachine: Bool = false
     ) {
+        self.startsChildMachine = startsChildMachine
         self.id = id
         self.name = name
         self.state = state

@@ -242,7 +242,14 @@ where Event.Kind: Hashable {
     /// and brings its outcome back to the machine's actor.
     @usableFromInline
     func startTask(_ job: LiveJob<State, Event, Context>) -> Task<Void, Never> {
-        launch(IsolatedJob(job: job, owner: self))
+        let running = IsolatedJob(job: job, owner: self)
+        if case .invocation(let start) = job, start.startsChildMachine {
+            // See StatechartActor.startTask: the child's task is linked to this machine.
+            let slot = live.mutableAttachments().invokedChildren().open(
+                start.name ?? "", invocation: start.id, events: Event.self)
+            running.linkToChild(wheel: live.wheel, slot: slot)
+        }
+        return launch(running)
     }
 
     /// Calls the chart's specialised handler (see ``LiveHooks``).
@@ -425,11 +432,14 @@ struct ObservedParts {
 ///
 /// The job moves into the task and the outcome back to the actor, never shared, so the two
 /// cross isolation domains safely even when the chart's types are not `Sendable`.
-final class IsolatedJob<State: Hashable, Event: StatechartEvent, Context>: InvocationJob, @unchecked Sendable
+final class IsolatedJob<State: Hashable, Event: StatechartEvent, Context>: InvocationJob, ChildEventReceiver,
+    @unchecked Sendable
 where Event.Kind: Hashable {
     let job: LiveJob<State, Event, Context>
     weak var owner: IsolatedStatechart<State, Event, Context>?
     let isolation: any Actor
+    /// For a child machine's work: its link to the machine (set before the task starts).
+    var link: ChildLink<Event>?
 
     init(job: LiveJob<State, Event, Context>, owner: IsolatedStatechart<State, Event, Context>) {
         self.job = job
@@ -440,7 +450,8 @@ where Event.Kind: Hashable {
     func run() async {
         switch job {
         case .invocation(let start):
-            let outcome = await start.run()
+            let outcome: InvocationOutcome<Event>
+            if let link { outcome = await link.run { await start.run() } } else { outcome = await start.run() }
             await wake(.outcome(outcome, from: start.id), isolation: isolation)
         case .undelivered(let outgoing, let reason):
             await wake(.undelivered(outgoing, reason: reason), isolation: isolation)
@@ -450,6 +461,20 @@ where Event.Kind: Hashable {
     private func wake(_ reason: LiveWakeUp<Event>, isolation: isolated any Actor) {
         owner?.wake(reason, isolation: isolation)
     }
+
+    /// Hands an event the child machine sent to `#_parent` to the machine, on its actor. Only a
+    /// child's ``Invoke`` links a job, and it takes events of a `Sendable` type only.
+    func receiveFromChild(_ event: sending Event, invocation: InvocationID) async {
+        nonisolated(unsafe) let reason = LiveWakeUp<Event>.fromChild(event, invocation)
+        await wake(reason, isolation: isolation)
+    }
+
+    /// Links the job's task, which runs a child machine, to the machine: before it starts.
+    func linkToChild(wheel: TimerWheel, slot: ChildSlot) {
+        guard case .invocation(let start) = job else { return }
+        link = ChildLink<Event>(wheel: wheel, slot: slot, parent: WeakChildReceiver(self), invocation: start.id)
+    }
+
 }
 
 /// Work a live machine runs in a task of its own.

@@ -114,6 +114,14 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         case .undelivered(let outgoing, let reason):
             reportUndelivered(outgoing, reason: reason, owner: owner, spawn: spawn)
         case .received(let event): receive(event, owner: owner, spawn: spawn)
+        case .fromChild(let event, let id):
+            // A child's event counts while its invocation runs: once the invoking state was exited,
+            // what the child sent before is dropped, as its outcome would be.
+            if machine.isRunning(id) {
+                receive(event, owner: owner, spawn: spawn)
+            } else {
+                finishStep(owner: owner, spawn: spawn)
+            }
         }
     }
 
@@ -149,6 +157,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
     ) {
         attachments?.tasks[id] = nil
+        attachments?.children?.remove(invocation: id)
         do {
             try beginStep()
             activity = true
@@ -220,6 +229,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         timer.cancel(in: wheel)
         guard let attachments else { return }
         attachments.membership?.leave()
+        attachments.delayedPosts?.cancelAll()
         for task in attachments.tasks.values { task.cancel() }
         for stream in attachments.streams { stream.finish() }
     }
@@ -268,7 +278,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     /// Whether a step may have left anything for ``settle(owner:spawn:)``: a machine without extras
     /// (no timer, queue or invocation), with no wheel entry and no stream, has nothing.
     @inlinable
-    var needsSettling: Bool { machine.extras != nil || timer.isArmed || attachments?.streams.isEmpty == false }
+    var needsSettling: Bool { machine.extras != nil || timer.isArmed || attachments?.settlesEveryStep == true }
 
     /// ``needsSettling``, asked in place: an owner that is an actor reads its stored properties
     /// through accessors, which would copy the whole core for a plain read.
@@ -284,7 +294,10 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         if deadline != timer.deadline {
             timer.rearm(at: deadline, origin: machine.liveClock?.origin ?? 0, in: wheel, for: owner)
         }
-        if attachments?.streams.isEmpty == false { publish() }
+        if let attachments, attachments.settlesEveryStep {
+            if !attachments.streams.isEmpty { publish() }
+            if let parent = attachments.parent, machine.status == .finished { parent.finish() }
+        }
     }
 
     /// Does what a step asked for: starts and cancels invocation tasks, reports logs to the
@@ -303,24 +316,57 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
             case .cancelInvocation(let id):
                 inspect?(.invocationCancelled(id))
                 attachments?.tasks.removeValue(forKey: id)?.cancel()
+                attachments?.children?.remove(invocation: id)
             case .send(let outgoing):
-                if let membership = attachments?.membership, outgoing.type == nil, deliver(outgoing, in: membership) {
-                    continue
+                let reason: String
+                if outgoing.type != nil {
+                    reason = "a live machine has no event I/O processor of the type '\(outgoing.type ?? "")'"
+                } else if outgoing.target.utf8.first == UInt8(ascii: "#"), outgoing.target.hasPrefix("#_") {
+                    if deliverInFamily(outgoing) { continue }
+                    reason =
+                        outgoing.target == "#_parent"
+                        ? "the machine was not invoked by a live machine"
+                        : "no running child machine was invoked as '\(outgoing.target.dropFirst(2))'"
+                } else if let membership = attachments?.membership {
+                    if deliver(outgoing, in: membership) { continue }
+                    reason = "no machine of the system has the id '\(outgoing.target)' and takes events of this type"
+                } else {
+                    reason = "a live machine delivers no events outside itself unless it has joined a StatechartSystem"
                 }
-                let reason =
-                    attachments?.membership == nil
-                    ? "a live machine delivers no events outside itself unless it has joined a StatechartSystem"
-                    : "no machine of the system has the id '\(outgoing.target)' and takes events of this type"
                 inspect?(.undelivered(outgoing, reason: reason))
                 _ = spawn(.undelivered(outgoing, reason: reason))
             case .cancelSend(let id):
                 if let membership = attachments?.membership {
                     membership.system.cancelDelayed(id: id, from: membership.id)
                 }
+                attachments?.delayedPosts?.cancel(id: id)
             case .log(let record):
                 inspect?(.log(record))
             }
         }
+    }
+
+    /// Hands an event sent to `#_parent` or to `#_NAME` to the parent that invoked this machine,
+    /// or to the running child invoked as `NAME`: now, or after its delay on the machine's clock;
+    /// whether one is there to take it.
+    @usableFromInline
+    mutating func deliverInFamily(_ outgoing: OutgoingEvent<Event>) -> Bool {
+        // A machine talks to its parent or children only with events of a `Sendable` type (the
+        // child's ``Invoke`` asks for it).
+        let event = SystemEvent(value: outgoing.event)
+        let post: @Sendable () -> Bool
+        if outgoing.target == "#_parent" {
+            guard let parent = attachments?.parent, parent.reachesParent else { return false }
+            post = { parent.send(event.value) }
+        } else {
+            let name = String(outgoing.target.dropFirst(2))
+            guard let children = attachments?.children, children.contains(name) else { return false }
+            post = { children.post(event, to: name) }
+        }
+        guard outgoing.delay > .zero else { return post() }
+        let posts = mutableAttachments().mutableDelayedPosts()
+        posts.add(after: outgoing.delay, on: wheel, id: outgoing.id) { _ = post() }
+        return true
     }
 
     /// Hands an event sent out to the machine's system: now, or after its delay on the machine's
@@ -410,9 +456,40 @@ struct LiveTimer {
 final class LiveAttachments<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     @usableFromInline let inspect: (@Sendable (MachineInspection<State, Event>) -> Void)?
     @usableFromInline var tasks: [InvocationID: Task<Void, Never>] = [:]
-    @usableFromInline var streams: [AsyncStream<MachineSnapshot<State, Context>>.Continuation] = []
+    @usableFromInline var streams: [AsyncStream<MachineSnapshot<State, Context>>.Continuation] = [] {
+        didSet { settlesEveryStep = !streams.isEmpty || parent != nil }
+    }
     /// The system the machine has joined, and its id there (``StatechartSystem``).
     @usableFromInline var membership: SystemMembership?
+    /// For a child machine: where its sends to `#_parent` and its finishing go.
+    @usableFromInline var parent: ParentChannel? {
+        didSet { settlesEveryStep = !streams.isEmpty || parent != nil }
+    }
+    /// The child machines it invoked that are running, by name.
+    @usableFromInline var children: InvokedChildren?
+    /// Its delayed sends to its parent and children, waiting on its clock.
+    @usableFromInline var delayedPosts: DelayedPosts?
+    /// Whether every step must be settled: snapshots are read, or a parent waits for the machine
+    /// to finish.
+    @usableFromInline var settlesEveryStep = false
+
+    /// The registry of invoked children, made on first use.
+    @usableFromInline
+    func invokedChildren() -> InvokedChildren {
+        if let children { return children }
+        let created = InvokedChildren()
+        children = created
+        return created
+    }
+
+    /// The delayed sends to parent and children, made on first use.
+    @usableFromInline
+    func mutableDelayedPosts() -> DelayedPosts {
+        if let delayedPosts { return delayedPosts }
+        let created = DelayedPosts()
+        delayedPosts = created
+        return created
+    }
 
     @usableFromInline
     init(inspect: (@Sendable (MachineInspection<State, Event>) -> Void)?) { self.inspect = inspect }
@@ -445,6 +522,8 @@ struct LiveObserver<State: Hashable, Event: StatechartEvent>: MachineObserver wh
 enum LiveWakeUp<Event: StatechartEvent> {
     /// An event from another member of the machine's system.
     case received(Event)
+    /// An event a child machine sent to `#_parent`, while the invocation that runs it is running.
+    case fromChild(Event, InvocationID)
     case timer
     case outcome(InvocationOutcome<Event>, from: InvocationID)
     case undelivered(OutgoingEvent<Event>, reason: String)

@@ -22,7 +22,7 @@
 /// takes them as written.
 public actor StatechartActor<
     State: Hashable & Sendable, Event: StatechartEvent & Sendable, Context: Sendable
->: TimerWheelTarget where Event.Kind: Hashable & Sendable {
+>: TimerWheelTarget, ChildEventReceiver where Event.Kind: Hashable & Sendable {
     // Only touched on the actor, one call at a time, and by `deinit` when nothing else can: the
     // dynamic exclusivity checks of class properties are not needed.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var live: LiveMachine<State, Event, Context>
@@ -171,7 +171,19 @@ public actor StatechartActor<
     /// and brings its outcome back to the actor.
     @usableFromInline
     func startTask(_ job: LiveJob<State, Event, Context>) -> Task<Void, Never> {
-        Task { [weak self] in
+        if case .invocation(let start) = job, start.startsChildMachine {
+            // A child machine's task is linked to this machine: its clock, its children's
+            // registry, and the way back here for what the child sends to `#_parent`.
+            let id = start.id
+            let slot = live.mutableAttachments().invokedChildren().open(
+                start.name ?? "", invocation: id, events: Event.self)
+            let link = ChildLink<Event>(wheel: live.wheel, slot: slot, parent: WeakChildReceiver(self), invocation: id)
+            return Task { [weak self] in
+                let outcome = await link.run { await start.run() }
+                await self?.wakeUp(.outcome(outcome, from: id))
+            }
+        }
+        return Task { [weak self] in
             switch job {
             case .invocation(let start):
                 let outcome = await start.run()
@@ -190,6 +202,16 @@ public actor StatechartActor<
     /// specialised handler.
     func receiveFromSystem(_ event: Event) {
         wake(.received(event))
+    }
+
+    /// An event the child machine run by `invocation` sent to `#_parent`.
+    func receiveFromChild(_ event: sending Event, invocation: InvocationID) {
+        wake(.fromChild(event, invocation))
+    }
+
+    /// Connects the machine, a child invoked by another, to its parent: before it starts.
+    func connect(to parent: ParentChannel) {
+        live.mutableAttachments().parent = parent
     }
 }
 
