@@ -85,6 +85,30 @@ struct TimeAndWorkTests {
 
     init() { timers = TimerWheel(clock: clock) }
 
+    @Test("a bare machine in a MachineHost routes its invocation to the router the article writes")
+    func routedByHand() throws {
+        let chart = try linkChart(radio: FakeRadio(clock: TestClock(), delay: nil))
+        struct LinkLog: EffectRouter {
+            typealias State = Link
+            typealias Context = LinkContext
+            var started: [String] = []
+
+            mutating func startInvocation(_ start: InvocationStart<Link, LinkEvent, LinkContext>) {
+                started.append(start.name ?? "invocation")
+            }
+        }
+
+        var host = MachineHost(machine: chart.makeMachine(context: LinkContext()), router: LinkLog())
+        try host.start()
+        try host.send(.scan)
+        try host.send(.found("thermometer"))
+        print(host.router.started)  // ["connect"]
+
+        #expect(host.router.started == ["connect"])
+        #expect(host.machine.activeStates == [.connecting])
+        #expect(host.machine.context.device == "thermometer")
+    }
+
     @Test("scanning gives up after ten seconds, on a test clock")
     func scanningGivesUpAfterTenSeconds() async throws {
         let radio = FakeRadio(clock: clock, delay: .seconds(1))

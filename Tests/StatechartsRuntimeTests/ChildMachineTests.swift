@@ -10,7 +10,9 @@ struct ChildMachineTests {
     enum Stage: Hashable, Sendable { case idle, working, done, stopped, waiting, finished }
     enum Job: StatechartEvent, Sendable {
         case start, progress(Int), go, finished(Int), abort, ping, pong, later, recall, failed(String)
-        enum Kind: CaseIterable, Hashable, Sendable { case start, progress, go, finished, abort, ping, pong, later, recall, failed }
+        enum Kind: CaseIterable, Hashable, Sendable {
+            case start, progress, go, finished, abort, ping, pong, later, recall, failed
+        }
         var kind: Kind {
             switch self {
             case .start: .start

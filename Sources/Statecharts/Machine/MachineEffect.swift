@@ -2,10 +2,12 @@
 /// which effects leave a ``StateMachine``.
 ///
 /// A machine never starts work, talks to other machines or writes logs. It records what its steps
-/// asked for, in order, and a runtime takes the records with ``StateMachine/takeEffects()`` after
-/// each call that processes events, then does them: ``StatechartActor`` and ``IsolatedStatechart``
-/// run invocations as tasks and report logs to their inspection hook; an SCXML session starts child
-/// sessions and delivers events between sessions and over its event I/O processors. What comes back
+/// asked for, in order, and a runtime takes the records after each call that processes events
+/// (``StateMachine/takeEffects()``) and routes each through an ``EffectRouter``, whose
+/// ``EffectRouter/route(_:)`` is the one place a kind of effect is dispatched:
+/// ``StatechartActor`` and ``IsolatedStatechart`` run invocations as tasks, deliver sends to their
+/// parent, children and system, and report logs to their inspection hook; an SCXML session starts
+/// child sessions and delivers events between sessions and over its event I/O processors. What comes back
 /// comes back as events: ``StateMachine/deliver(_:from:)`` for an invocation's outcome, ``StateMachine/send(_:)``
 /// for a reply, ``StateMachine/reportUndelivered(_:reason:)`` for an event that could not be sent.
 ///

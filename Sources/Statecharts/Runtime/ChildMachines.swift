@@ -128,7 +128,9 @@ final class ChildSlot: Sendable {
     /// The child has started: events go to `receiver` from now on.
     func attach(_ receiver: @escaping @Sendable (SystemEvent) async -> Void) {
         let waiters = contents.withLock { contents in
-            guard !contents.closed else { return [CheckedContinuation<(@Sendable (SystemEvent) async -> Void)?, Never>]() }
+            guard !contents.closed else {
+                return [CheckedContinuation<(@Sendable (SystemEvent) async -> Void)?, Never>]()
+            }
             contents.receiver = receiver
             defer { contents.waiters.removeAll() }
             return contents.waiters
@@ -259,6 +261,7 @@ final class DelayedPosts: Sendable {
     }
 
     /// Withdraws the sends with `id` that wait.
+    @usableFromInline
     func cancel(id: String) {
         let cancelled = waiting.withLock { waiting in
             let matched = waiting.values.filter { $0.id == id }

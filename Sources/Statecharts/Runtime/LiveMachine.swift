@@ -289,7 +289,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     mutating func settle(
         owner: some TimerWheelTarget, spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
     ) {
-        if machine.extras?.hasEffects == true { perform(machine.takeEffects(), spawn: spawn) }
+        if machine.extras?.hasEffects == true { perform(spawn: spawn) }
         let deadline = machine.status == .running ? machine.extras?.timers.first?.deadline ?? .max : .max
         if deadline != timer.deadline {
             timer.rearm(at: deadline, origin: machine.liveClock?.origin ?? 0, in: wheel, for: owner)
@@ -300,84 +300,21 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         }
     }
 
-    /// Does what a step asked for: starts and cancels invocation tasks, reports logs to the
-    /// inspection hook, and hands each event sent out to the machine's system, or answers it with
-    /// `error.communication` from a task of its own when no member takes it. Kept out of line:
-    /// inlined into ``settle(owner:spawn:)`` it made every step that arms a timer retain more.
-    @usableFromInline
-    mutating func perform(
-        _ effects: [MachineEffect<State, Event, Context>], spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
-    ) {
-        for effect in effects {
-            switch effect {
-            case .startInvocation(let start):
-                inspect?(.invocationStarted(start.id, name: start.name, state: start.state))
-                mutableAttachments().tasks[start.id] = spawn(.invocation(start))
-            case .cancelInvocation(let id):
-                inspect?(.invocationCancelled(id))
-                attachments?.tasks.removeValue(forKey: id)?.cancel()
-                attachments?.children?.remove(invocation: id)
-            case .send(let outgoing):
-                let reason: String
-                if outgoing.type != nil {
-                    reason = "a live machine has no event I/O processor of the type '\(outgoing.type ?? "")'"
-                } else if outgoing.target.utf8.first == UInt8(ascii: "#"), outgoing.target.hasPrefix("#_") {
-                    if deliverInFamily(outgoing) { continue }
-                    reason =
-                        outgoing.target == "#_parent"
-                        ? "the machine was not invoked by a live machine"
-                        : "no running child machine was invoked as '\(outgoing.target.dropFirst(2))'"
-                } else if let membership = attachments?.membership {
-                    if deliver(outgoing, in: membership) { continue }
-                    reason = "no machine of the system has the id '\(outgoing.target)' and takes events of this type"
-                } else {
-                    reason = "a live machine delivers no events outside itself unless it has joined a StatechartSystem"
-                }
-                inspect?(.undelivered(outgoing, reason: reason))
-                _ = spawn(.undelivered(outgoing, reason: reason))
-            case .cancelSend(let id):
-                if let membership = attachments?.membership {
-                    membership.system.cancelDelayed(id: id, from: membership.id)
-                }
-                attachments?.delayedPosts?.cancel(id: id)
-            case .log(let record):
-                inspect?(.log(record))
-            }
+    /// Does what a step asked for, through the machine's ``LiveRouter``: starts and cancels
+    /// invocation tasks, reports logs to the inspection hook, hands each event sent out to the
+    /// machine's parent, children or system, and answers one nobody takes with
+    /// `error.communication` from a task of its own. Kept out of line: inlined into
+    /// ``settle(owner:spawn:)`` it made every step that arms a timer retain more.
+    @inlinable
+    mutating func perform(spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>) {
+        let attachments = mutableAttachments()
+        // The router answers what nobody takes itself, in the order of the effects (its task
+        // starts before those of the invocations asked for after it): nothing is left here.
+        var answered: [(OutgoingEvent<Event>, SendRouting)] = []
+        withoutActuallyEscaping(spawn) { spawn in
+            var router = LiveRouter(attachments: attachments, wheel: wheel, spawn: spawn)
+            machine.routeEffects(to: &router, unrouted: &answered)
         }
-    }
-
-    /// Hands an event sent to `#_parent` or to `#_NAME` to the parent that invoked this machine,
-    /// or to the running child invoked as `NAME`: now, or after its delay on the machine's clock;
-    /// whether one is there to take it.
-    @usableFromInline
-    mutating func deliverInFamily(_ outgoing: OutgoingEvent<Event>) -> Bool {
-        // A machine talks to its parent or children only with events of a `Sendable` type (the
-        // child's ``Invoke`` asks for it).
-        let event = SystemEvent(value: outgoing.event)
-        let post: @Sendable () -> Bool
-        if outgoing.target == "#_parent" {
-            guard let parent = attachments?.parent, parent.reachesParent else { return false }
-            post = { parent.send(event.value) }
-        } else {
-            let name = String(outgoing.target.dropFirst(2))
-            guard let children = attachments?.children, children.contains(name) else { return false }
-            post = { children.post(event, to: name) }
-        }
-        guard outgoing.delay > .zero else { return post() }
-        let posts = mutableAttachments().mutableDelayedPosts()
-        posts.add(after: outgoing.delay, on: wheel, id: outgoing.id) { _ = post() }
-        return true
-    }
-
-    /// Hands an event sent out to the machine's system: now, or after its delay on the machine's
-    /// clock; whether a member takes it.
-    @usableFromInline
-    func deliver(_ outgoing: OutgoingEvent<Event>, in membership: SystemMembership) -> Bool {
-        // A machine joins a system only with events of a `Sendable` type.
-        let event = SystemEvent(value: outgoing.event)
-        guard outgoing.delay > .zero else { return membership.system.deliver(event, to: outgoing.target) }
-        return membership.system.deliver(
-            event, to: outgoing.target, after: outgoing.delay, on: wheel, from: membership.id, id: outgoing.id)
     }
 
     /// A task reports that an event sent out could not be delivered: processes

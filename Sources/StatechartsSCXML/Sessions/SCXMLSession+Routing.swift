@@ -214,40 +214,9 @@ extension SCXMLSession {
             updateChild(id) { taken = $0.takeEffects() }
             effects = taken
         }
-        for effect in effects {
-            switch effect {
-            case .startInvocation(let start):
-                guard let invocation = start.descriptor as? SCXMLInvocation else {
-                    let failure = ExecutionFailure(
-                        .invoke, state: start.state, location: start.location,
-                        reason: "an SCXML session starts <invoke> of SCXML documents only")
-                    pending.append(.input(.outcome(.failure(failure), invocation: start.id), session: id))
-                    continue
-                }
-                if invocation.invokerType != nil {
-                    startWork(invocation, parent: id)
-                } else {
-                    startChild(invocation, parent: id)
-                }
-            case .cancelInvocation(let invocation):
-                if let child = children.first(where: { $0.value.parent == id && $0.value.invocation == invocation })?
-                    .key
-                {
-                    remove(child)
-                }
-                if let work = works.first(where: { $0.value.parent == id && $0.value.invocation == invocation })?.key {
-                    stopWork(work)
-                }
-            case .send(let outgoing):
-                route(outgoing, from: id)
-            case .cancelSend(let sendID):
-                delayed.removeAll { $0.source == id && $0.sendID == sendID }
-            case .log(let record):
-                let log = SCXMLLogRecord(
-                    sessionID: id, label: record.label, message: record.message, location: record.location)
-                step.logs.append(log)
-                options.log?(log)
-            }
+        withUnsafeMutablePointer(to: &self) { session in
+            var router = SessionEffectRouter(session: session, source: id)
+            for effect in effects { router.route(effect) }
         }
         if id == sessionID {
             if machine.status == .finished { close() }

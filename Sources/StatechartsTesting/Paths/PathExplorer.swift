@@ -61,7 +61,7 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
         var recorder = MachineRecorder<State, Event>()
         try runsEachCall {
             try machine.start(observer: &recorder)
-            drain(&machine, &recorder)
+            try drain(&machine, &recorder)
         }
         let chart = machine.statechart
         let transitions = chart.allTransitions
@@ -184,7 +184,7 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
         do {
             try runsEachCall {
                 try machine.start(observer: &recorder)
-                drain(&machine, &recorder)
+                try drain(&machine, &recorder)
             }
         } catch {
             return nil
@@ -208,7 +208,7 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
                 case .send(let event): _ = try machine.send(event, observer: &recorder)
                 case .wait(let duration): try machine.advance(by: duration, observer: &recorder)
                 }
-                drain(&machine, &recorder)
+                try drain(&machine, &recorder)
             }
         } catch {
             return false
@@ -217,15 +217,11 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
     }
 
     /// Processes the events the machine sent its own queue and drops its other effects.
-    func drain(_ machine: inout StateMachine<State, Event, Context>, _ recorder: inout MachineRecorder<State, Event>) {
-        var effects = machine.takeEffects()
-        while !effects.isEmpty {
-            for case .send(let outgoing) in effects
-            where outgoing.delay == .zero && isOwnQueue(outgoing) && machine.status == .running {
-                _ = try? machine.send(outgoing.event, observer: &recorder)
-            }
-            effects = machine.takeEffects()
-        }
+    func drain(
+        _ machine: inout StateMachine<State, Event, Context>, _ recorder: inout MachineRecorder<State, Event>
+    ) throws(MachineError<State, Event>) {
+        var router = PathRouter<State, Event, Context>(isOwnQueue: isOwnQueue)
+        try machine.settleEffects(through: &router, observer: &recorder)
     }
 
     /// What tells two states of the search apart.
@@ -256,5 +252,16 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
                 PathTransition(source: $0.source, event: microstep.event, targets: $0.targets, id: $0.id)
             }
         }
+    }
+}
+
+/// The path search's router: the machine's undelayed sends to its own external queue go back to
+/// it; every other effect is dropped, as nothing outside the machine takes part in a search.
+struct PathRouter<State: Hashable, Event: StatechartEvent, Context>: EffectRouter where Event.Kind: Hashable {
+    /// Whether an event the machine sends out goes to its own external queue.
+    let isOwnQueue: (OutgoingEvent<Event>) -> Bool
+
+    mutating func send(_ outgoing: OutgoingEvent<Event>) -> SendRouting {
+        outgoing.delay == .zero && isOwnQueue(outgoing) ? .ownQueue : .delivered
     }
 }

@@ -29,15 +29,16 @@ import Testing
 public final class MachineTester<State: Hashable, Event: StatechartEvent, Context, Observed: Equatable>
 where Event.Kind: Hashable {
     /// The machine under test.
-    public private(set) var machine: StateMachine<State, Event, Context>
+    public var machine: StateMachine<State, Event, Context> { host.machine }
     /// How much the test must assert; ``Exhaustivity/on`` unless set.
     public var exhaustivity: Exhaustivity = .on
     /// The effects of the last step that are not asserted yet.
     public private(set) var unassertedEffects: [StepEffect] = []
 
     private let observe: (Context) -> Observed
-    /// Takes the machine's undelayed sends to its own external queue, as an SCXML session does.
-    private let isOwnQueue: (OutgoingEvent<Event>) -> Bool
+    /// The machine on the test's clock, with its effects recorded for the test (and its undelayed
+    /// sends to its own external queue processed, as an SCXML session does).
+    private var host: MachineHost<TesterRouter<State, Event, Context>>
     /// Runs each call on the machine with what follows from it: a document's, as one cascade.
     private let runsEachCall: (() throws -> Void) throws -> Void
     private var isFinished = false
@@ -70,12 +71,11 @@ where Event.Kind: Hashable {
         isOwnQueue: @escaping (OutgoingEvent<Event>) -> Bool,
         runsEachCall: @escaping (() throws -> Void) throws -> Void, sourceLocation: SourceLocation
     ) throws {
-        self.machine = machine
+        host = MachineHost(machine: machine, router: TesterRouter(isOwnQueue: isOwnQueue))
         self.observe = observe
-        self.isOwnQueue = isOwnQueue
         self.runsEachCall = runsEachCall
         origin = sourceLocation
-        unassertedEffects = try run(ownEvent: false) { machine, recorder in try machine.start(observer: &recorder) }
+        unassertedEffects = try run(ownEvent: false) { host, recorder in try host.start(observer: &recorder) }
     }
 
     deinit {
@@ -105,7 +105,7 @@ where Event.Kind: Hashable {
         assert update: ((inout TestedState<State, Observed>) throws -> Void)? = nil
     ) throws {
         try step("send(\(event))", update, sourceLocation: sourceLocation) {
-            try run(ownEvent: true) { machine, recorder in _ = try machine.send(event, observer: &recorder) }
+            try run(ownEvent: true) { host, recorder in _ = try host.send(event, observer: &recorder) }
         }
     }
 
@@ -125,12 +125,12 @@ where Event.Kind: Hashable {
             while let deadline = machine.nextDeadline, deadline > machine.now, deadline < end,
                 machine.status == .running
             {
-                effects += try run(ownEvent: false) { machine, recorder in
-                    try machine.advance(by: deadline - machine.now, observer: &recorder)
+                effects += try run(ownEvent: false) { host, recorder in
+                    try host.advance(by: deadline - host.machine.now, observer: &recorder)
                 }
             }
-            effects += try run(ownEvent: false) { machine, recorder in
-                try machine.advance(by: end - machine.now, observer: &recorder)
+            effects += try run(ownEvent: false) { host, recorder in
+                try host.advance(by: end - host.machine.now, observer: &recorder)
             }
             return effects
         }
@@ -145,8 +145,8 @@ where Event.Kind: Hashable {
         assert update: ((inout TestedState<State, Observed>) throws -> Void)? = nil
     ) throws {
         try step("complete(\(id.rawValue))", update, sourceLocation: sourceLocation) {
-            try run(ownEvent: false) { machine, recorder in
-                _ = try machine.deliver(outcome, from: id, observer: &recorder)
+            try run(ownEvent: false) { host, recorder in
+                _ = try host.deliver(outcome, from: id, observer: &recorder)
             }
         }
     }
@@ -236,34 +236,18 @@ where Event.Kind: Hashable {
         Self.report(message + difference, sourceLocation: sourceLocation)
     }
 
-    /// Runs `body` on the machine with a recorder, processes the sends to the machine's own queue,
-    /// and returns the step's effects.
+    /// Runs `body` on the host with a recorder (the host processes the sends to the machine's own
+    /// queue), and returns the step's effects.
     private func run(
         ownEvent: Bool,
-        _ body: (inout StateMachine<State, Event, Context>, inout MachineRecorder<State, Event>) throws -> Void
+        _ body: (inout MachineHost<TesterRouter<State, Event, Context>>, inout MachineRecorder<State, Event>) throws ->
+            Void
     ) throws -> [StepEffect] {
         let timersBefore = machine.pendingTimers
         var recorder = MachineRecorder<State, Event>()
-        var outside: [StepEffect] = []
-        try runsEachCall {
-            try body(&machine, &recorder)
-            var effects = machine.takeEffects()
-            while !effects.isEmpty {
-                var queued: [Event] = []
-                for effect in effects {
-                    switch effect {
-                    case .send(let outgoing) where outgoing.delay == .zero && isOwnQueue(outgoing):
-                        queued.append(outgoing.event)
-                    default:
-                        outside.append(Self.effect(effect))
-                    }
-                }
-                for event in queued where machine.status == .running {
-                    _ = try machine.send(event, observer: &recorder)
-                }
-                effects = machine.takeEffects()
-            }
-        }
+        try runsEachCall { try body(&host, &recorder) }
+        let outside = host.router.recorded
+        host.router.recorded.removeAll()
         var result: [StepEffect] = []
         var fired: [String] = []
         for (index, event) in recorder.events.enumerated() {
@@ -295,16 +279,6 @@ where Event.Kind: Hashable {
             result.append(.armed(timer.name, dueIn: timer.deadline - machine.now))
         }
         return result
-    }
-
-    private static func effect(_ effect: MachineEffect<State, Event, Context>) -> StepEffect {
-        switch effect {
-        case .startInvocation(let start): .invoked(start.id, state: start.state.map { "\($0)" } ?? "")
-        case .cancelInvocation(let id): .cancelledInvocation(id)
-        case .send(let outgoing): .sent(outgoing.event.name, to: outgoing.target, after: outgoing.delay)
-        case .cancelSend(let id): .cancelledSend(id: id)
-        case .log(let log): .logged(log.description)
-        }
     }
 
     private static func report(_ message: String, sourceLocation: SourceLocation) {
@@ -339,4 +313,29 @@ extension MachineTester where Context == Void, Observed == NoContext {
         try self.init(
             machine: chart.makeMachine(), observing: { _ in NoContext() }, sourceLocation: sourceLocation)
     }
+}
+
+/// A tester's router: records each effect as the test asserts it, and sends the machine's
+/// undelayed events to its own external queue back to it.
+struct TesterRouter<State: Hashable, Event: StatechartEvent, Context>: EffectRouter where Event.Kind: Hashable {
+    /// Whether an event the machine sends out goes to its own external queue.
+    let isOwnQueue: (OutgoingEvent<Event>) -> Bool
+    /// The effects since the test last took them, in order.
+    var recorded: [StepEffect] = []
+
+    mutating func startInvocation(_ start: InvocationStart<State, Event, Context>) {
+        recorded.append(.invoked(start.id, state: start.state.map { "\($0)" } ?? ""))
+    }
+
+    mutating func cancelInvocation(_ id: InvocationID) { recorded.append(.cancelledInvocation(id)) }
+
+    mutating func send(_ outgoing: OutgoingEvent<Event>) -> SendRouting {
+        if outgoing.delay == .zero && isOwnQueue(outgoing) { return .ownQueue }
+        recorded.append(.sent(outgoing.event.name, to: outgoing.target, after: outgoing.delay))
+        return .delivered
+    }
+
+    mutating func cancelSend(id: String) { recorded.append(.cancelledSend(id: id)) }
+
+    mutating func log(_ record: MachineLog) { recorded.append(.logged(record.description)) }
 }

@@ -1,0 +1,111 @@
+/// Where a live machine's effects go (``StatechartActor``, ``IsolatedStatechart``): invocations
+/// run as tasks, events go to the machine's parent (`#_parent`), its invoked children (`#_NAME`)
+/// or the members of its ``StatechartSystem`` (by id), and logs go to its inspection hook.
+///
+/// Made for each settling step on the machine's actor; what it starts and arms lives in the
+/// machine's attachments.
+@usableFromInline
+struct LiveRouter<State: Hashable, Event: StatechartEvent, Context>: EffectRouter where Event.Kind: Hashable {
+    @usableFromInline let attachments: LiveAttachments<State, Event, Context>
+    /// The wheel the machine's time follows: delayed sends wait on it.
+    @usableFromInline let wheel: TimerWheel
+    /// Starts a task of the machine's owner.
+    @usableFromInline let spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>
+
+    @inlinable
+    init(
+        attachments: LiveAttachments<State, Event, Context>, wheel: TimerWheel,
+        spawn: @escaping (LiveJob<State, Event, Context>) -> Task<Void, Never>
+    ) {
+        self.attachments = attachments
+        self.wheel = wheel
+        self.spawn = spawn
+    }
+
+    @inlinable
+    mutating func startInvocation(_ start: InvocationStart<State, Event, Context>) {
+        attachments.inspect?(.invocationStarted(start.id, name: start.name, state: start.state))
+        attachments.tasks[start.id] = spawn(.invocation(start))
+    }
+
+    @inlinable
+    mutating func cancelInvocation(_ id: InvocationID) {
+        attachments.inspect?(.invocationCancelled(id))
+        attachments.tasks.removeValue(forKey: id)?.cancel()
+        attachments.children?.remove(invocation: id)
+    }
+
+    /// Delivers `outgoing`, or answers it with `error.communication` from a task of the owner's,
+    /// started now, so that the answer keeps its place among the step's effects.
+    @inlinable
+    mutating func send(_ outgoing: OutgoingEvent<Event>) -> SendRouting {
+        let routing = destination(of: outgoing)
+        if case .undelivered(let reason) = routing {
+            attachments.inspect?(.undelivered(outgoing, reason: reason))
+            _ = spawn(.undelivered(outgoing, reason: reason))
+        }
+        return routing
+    }
+
+    /// Where `outgoing` goes: its parent, a child, a member of its system, or nobody.
+    @usableFromInline
+    func destination(of outgoing: OutgoingEvent<Event>) -> SendRouting {
+        if let type = outgoing.type {
+            return .undelivered(reason: "a live machine has no event I/O processor of the type '\(type)'")
+        }
+        if outgoing.target.utf8.first == UInt8(ascii: "#"), outgoing.target.hasPrefix("#_") {
+            if deliverInFamily(outgoing) { return .delivered }
+            return .undelivered(
+                reason: outgoing.target == "#_parent"
+                    ? "the machine was not invoked by a live machine"
+                    : "no running child machine was invoked as '\(outgoing.target.dropFirst(2))'")
+        }
+        guard let membership = attachments.membership else {
+            return .undelivered(
+                reason: "a live machine delivers no events outside itself unless it has joined a StatechartSystem")
+        }
+        if deliver(outgoing, in: membership) { return .delivered }
+        return .undelivered(
+            reason: "no machine of the system has the id '\(outgoing.target)' and takes events of this type")
+    }
+
+    @inlinable
+    mutating func cancelSend(id: String) {
+        if let membership = attachments.membership { membership.system.cancelDelayed(id: id, from: membership.id) }
+        attachments.delayedPosts?.cancel(id: id)
+    }
+
+    @inlinable
+    mutating func log(_ record: MachineLog) { attachments.inspect?(.log(record)) }
+
+    /// Hands an event sent to `#_parent` or to `#_NAME` to the parent that invoked this machine,
+    /// or to the running child invoked as `NAME`: now, or after its delay on the machine's clock;
+    /// whether one is there to take it.
+    func deliverInFamily(_ outgoing: OutgoingEvent<Event>) -> Bool {
+        // A machine talks to its parent or children only with events of a `Sendable` type (the
+        // child's ``Invoke`` asks for it).
+        let event = SystemEvent(value: outgoing.event)
+        let post: @Sendable () -> Bool
+        if outgoing.target == "#_parent" {
+            guard let parent = attachments.parent, parent.reachesParent else { return false }
+            post = { parent.send(event.value) }
+        } else {
+            let name = String(outgoing.target.dropFirst(2))
+            guard let children = attachments.children, children.contains(name) else { return false }
+            post = { children.post(event, to: name) }
+        }
+        guard outgoing.delay > .zero else { return post() }
+        attachments.mutableDelayedPosts().add(after: outgoing.delay, on: wheel, id: outgoing.id) { _ = post() }
+        return true
+    }
+
+    /// Hands an event sent out to the machine's system: now, or after its delay on the machine's
+    /// clock; whether a member takes it.
+    func deliver(_ outgoing: OutgoingEvent<Event>, in membership: SystemMembership) -> Bool {
+        // A machine joins a system only with events of a `Sendable` type.
+        let event = SystemEvent(value: outgoing.event)
+        guard outgoing.delay > .zero else { return membership.system.deliver(event, to: outgoing.target) }
+        return membership.system.deliver(
+            event, to: outgoing.target, after: outgoing.delay, on: wheel, from: membership.id, id: outgoing.id)
+    }
+}
