@@ -55,6 +55,23 @@ struct GeneratedTypesExamples {
         #expect(session.isActive(Counter.State.counting))
     }
 
+    @Test("a generated document asks for an invoker of each type it invokes")
+    func generatedInvokers() async throws {
+        let download = SCXMLInvoker { request in
+            request.send(SCXMLEvent("download.progress"))
+            return .string("fetched \(request.source ?? "")")
+        }
+        var session = SCXMLSession(
+            chart: try Downloader.chart(dataModels: [NullDataModel.self]),
+            options: .init(invokers: Downloader.Invokers(download: download).byType))
+        try session.start()
+        try session.send(Downloader.Event.fetch)
+
+        let step = try await session.settle(upTo: .seconds(10))
+        #expect(session.isActive(Downloader.State.done))
+        #expect(step.logs.map(\.message) == ["one more part"])
+    }
+
     @Test("state ids and event names are the raw values")
     func rawValues() {
         #expect(MediaPlayer.State(rawValue: "paused") == .paused)

@@ -20,9 +20,9 @@ struct CheckCommandTests {
             ),
             ("never-completes", "13:5: warning: 'p' can never complete", "neverCompletes"),
         ])
-    func fixture(name: String, finding: String, code: String) throws {
+    func fixture(name: String, finding: String, code: String) async throws {
         let path = "\(Self.fixtures)/\(name).scxml"
-        let output = try CommandLine.run(["check", path])
+        let output = try await CommandLine.run(["check", path])
         #expect(output.status == 0, "warnings alone do not fail the check")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(lines)")
@@ -30,7 +30,7 @@ struct CheckCommandTests {
         #expect(lines.first?.hasSuffix("[\(code)]") == true)
         #expect(lines.last?.hasSuffix("0 errors, 1 warning") == true)
 
-        let strict = try CommandLine.run(["check", "--strict", path])
+        let strict = try await CommandLine.run(["check", "--strict", path])
         #expect(strict.status != 0, "--strict fails on warnings")
     }
 
@@ -40,15 +40,15 @@ struct CheckCommandTests {
             ["check"], ["check", "--strict", "Examples/lamp.scxml"],
             ["check", "--strict", "Examples/media-player.scxml"],
         ])
-    func examplesAreClean(arguments: [String]) throws {
-        let output = try CommandLine.run(arguments)
+    func examplesAreClean(arguments: [String]) async throws {
+        let output = try await CommandLine.run(arguments)
         #expect(output.status == 0)
         #expect(output.standardOutput.hasSuffix(", 0 errors, 0 warnings\n"), "\(output.standardOutput)")
     }
 
     @Test("--table prints the completeness table")
-    func table() throws {
-        let output = try CommandLine.run(["check", "--table", "Examples/lamp.scxml"])
+    func table() async throws {
+        let output = try await CommandLine.run(["check", "--table", "Examples/lamp.scxml"])
         #expect(
             output.standardOutput == """
                 Examples/lamp.scxml: 4 states reachable, 0 errors, 0 warnings
@@ -62,8 +62,8 @@ struct CheckCommandTests {
     }
 
     @Test("--json prints the findings")
-    func json() throws {
-        let output = try CommandLine.run(["check", "--json", "\(Self.fixtures)/trap.scxml"])
+    func json() async throws {
+        let output = try await CommandLine.run(["check", "--json", "\(Self.fixtures)/trap.scxml"])
         struct Finding: Decodable, Equatable {
             var severity: String
             var code: String

@@ -33,8 +33,19 @@ enum CommandLine {
         var standardError: String
     }
 
-    /// Runs `statechart ARGUMENTS` in `directory`, with `input` on standard input.
-    static func run(_ arguments: [String], in directory: URL? = nil, input: String? = nil) throws -> Output {
+    /// Runs `statechart ARGUMENTS` in `directory`, with `input` on standard input. The process is
+    /// waited for on a Dispatch thread, not on the cooperative pool (two threads on two cores),
+    /// which the suite's tests on the real clock need meanwhile.
+    static func run(_ arguments: [String], in directory: URL? = nil, input: String? = nil) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runBlocking(arguments, in: directory, input: input) })
+            }
+        }
+    }
+
+    /// ``run(_:in:input:)``, on the calling thread.
+    static func runBlocking(_ arguments: [String], in directory: URL?, input: String?) throws -> Output {
         guard let executable = binary else { throw MissingBinary() }
         let process = Process()
         process.executableURL = executable

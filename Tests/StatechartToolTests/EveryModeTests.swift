@@ -34,8 +34,8 @@ struct EveryModeTests {
     }
 
     @Test("statechart run")
-    func run() throws {
-        let output = try CommandLine.run(["run", Self.document, "--events", "wait 1s", "--json"])
+    func run() async throws {
+        let output = try await CommandLine.run(["run", Self.document, "--events", "wait 1s", "--json"])
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardError.isEmpty)
         // JSON Lines; the steps, without the instants inside the wait.
@@ -52,8 +52,8 @@ struct EveryModeTests {
     }
 
     @Test("statechart repl")
-    func repl() throws {
-        let output = try CommandLine.run(["repl", Self.document], input: "wait 1s\n")
+    func repl() async throws {
+        let output = try await CommandLine.run(["repl", Self.document], input: "wait 1s\n")
         #expect(output.status == 0, "\(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         let start = try #require(lines.first { $0.hasPrefix("start → ") })
@@ -67,8 +67,8 @@ struct EveryModeTests {
     }
 
     @Test("statechart test")
-    func test() throws {
-        let output = try CommandLine.run(["test", "--json", Self.document])
+    func test() async throws {
+        let output = try await CommandLine.run(["test", "--json", Self.document])
         #expect(output.status == 0, "\(output.standardOutput)")
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any])

@@ -15,8 +15,8 @@ struct GenerateCommandTests {
         </scxml>
         """
 
-    @Test func theBundledPlayerIsWrittenToStandardOutputOrAFile() throws {
-        let printed = try CommandLine.run(["generate", "Examples/media-player.scxml"])
+    @Test func theBundledPlayerIsWrittenToStandardOutputOrAFile() async throws {
+        let printed = try await CommandLine.run(["generate", "Examples/media-player.scxml"])
         #expect(printed.status == 0)
         #expect(printed.standardOutput.contains("nonisolated enum MediaPlayer {"))
         let checkedIn = try String(
@@ -27,7 +27,7 @@ struct GenerateCommandTests {
         let directory = try CommandLine.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appending(path: "Player.swift")
-        let written = try CommandLine.run([
+        let written = try await CommandLine.run([
             "generate", "Examples/media-player.scxml", "--name", "Player", "--access", "public", "-o", file.path,
         ])
         #expect(written.status == 0)
@@ -35,12 +35,12 @@ struct GenerateCommandTests {
         #expect(text.contains("public nonisolated enum Player {"))
     }
 
-    @Test func problemsArePrintedAtTheirFileLineAndColumn() throws {
+    @Test func problemsArePrintedAtTheirFileLineAndColumn() async throws {
         let directory = try CommandLine.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let document = directory.appending(path: "broken.scxml")
         try Self.broken.write(to: document, atomically: true, encoding: .utf8)
-        let output = try CommandLine.run(["generate", document.path])
+        let output = try await CommandLine.run(["generate", document.path])
         #expect(output.status != 0)
         #expect(output.standardOutput.isEmpty)
         #expect(output.standardError.contains("\(document.path):3:5: error:"))
@@ -62,7 +62,7 @@ struct GenerateCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
-    @Test func thePluginsToolWritesTheSameSwiftAndLeavesAnUnchangedFileAlone() throws {
+    @Test func thePluginsToolWritesTheSameSwiftAndLeavesAnUnchangedFileAlone() async throws {
         let tool = try #require(BuiltProducts.executable(named: "statechart-generate"))
         let directory = try CommandLine.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -76,10 +76,10 @@ struct GenerateCommandTests {
             return process.terminationStatus
         }
         #expect(try generate() == 0)
-        let printed = try CommandLine.run(["generate", "Examples/media-player.scxml"])
+        let printed = try await CommandLine.run(["generate", "Examples/media-player.scxml"])
         #expect(try String(contentsOf: out, encoding: .utf8) == printed.standardOutput)
         let written = try FileManager.default.attributesOfItem(atPath: out.path)[.modificationDate] as? Date
-        Thread.sleep(forTimeInterval: 0.05)
+        try await Task.sleep(for: .milliseconds(50))
         #expect(try generate() == 0)
         #expect(try FileManager.default.attributesOfItem(atPath: out.path)[.modificationDate] as? Date == written)
     }

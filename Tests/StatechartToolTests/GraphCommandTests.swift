@@ -14,28 +14,28 @@ struct GraphCommandTests {
             ("lamp", "mermaid", "lamp.mmd"), ("lamp", "dot", "lamp.dot"),
             ("media-player", "mermaid", "media-player.mmd"), ("media-player", "dot", "media-player.dot"),
         ])
-    func golden(example: String, format: String, file: String) throws {
-        let output = try CommandLine.run(["graph", "Examples/\(example).scxml", "--format", format])
+    func golden(example: String, format: String, file: String) async throws {
+        let output = try await CommandLine.run(["graph", "Examples/\(example).scxml", "--format", format])
         #expect(output.status == 0)
         #expect(output.standardOutput == (try golden(file)))
     }
 
     @Test("--format scxml writes a document that reads back to the same picture")
-    func scxmlRoundTrip() throws {
+    func scxmlRoundTrip() async throws {
         let directory = try CommandLine.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("written.scxml")
-        let written = try CommandLine.run([
+        let written = try await CommandLine.run([
             "graph", "Examples/media-player.scxml", "--format", "scxml", "-o", file.path,
         ])
         #expect(written.status == 0)
-        let again = try CommandLine.run(["graph", file.path, "--format", "mermaid"])
+        let again = try await CommandLine.run(["graph", file.path, "--format", "mermaid"])
         #expect(again.standardOutput == (try golden("media-player.mmd")))
     }
 
     @Test("--format svg renders with Graphviz when it is installed, and says how to install it otherwise")
-    func svg() throws {
-        let output = try CommandLine.run(["graph", "Examples/lamp.scxml", "--format", "svg"])
+    func svg() async throws {
+        let output = try await CommandLine.run(["graph", "Examples/lamp.scxml", "--format", "svg"])
         let hasDot = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"].contains {
             FileManager.default.isExecutableFile(atPath: $0)
         }
@@ -50,8 +50,8 @@ struct GraphCommandTests {
     }
 
     @Test("an unknown format is refused with the formats there are")
-    func unknownFormat() throws {
-        let output = try CommandLine.run(["graph", "--format", "png"])
+    func unknownFormat() async throws {
+        let output = try await CommandLine.run(["graph", "--format", "png"])
         #expect(output.status != 0)
         #expect(output.standardError.contains("mermaid"))
     }

@@ -11,16 +11,16 @@ import Testing
 struct HostileDocumentTests {
     static let hostile = CommandLine.fixtures.appendingPathComponent("Hostile")
 
-    static func run(_ name: String, _ arguments: [String] = []) throws -> CommandLine.Output {
-        try CommandLine.run(["run", hostile.appendingPathComponent(name).path] + arguments)
+    static func run(_ name: String, _ arguments: [String] = []) async throws -> CommandLine.Output {
+        try await CommandLine.run(["run", hostile.appendingPathComponent(name).path] + arguments)
     }
 
     #if ECMAScript
     @Test(
         "scripts cannot escape the time limit: WebAssembly, promise chains and async loops are refused",
         .timeLimit(.minutes(1)), arguments: ["webassembly-loop.scxml", "promise-loop.scxml", "async-loop.scxml"])
-    func asynchronousAndWebAssembly(name: String) throws {
-        let output = try Self.run(name)
+    func asynchronousAndWebAssembly(name: String) async throws {
+        let output = try await Self.run(name)
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("start → [refused]"))
         // Why: the error the document took, at its <script>.
@@ -35,24 +35,24 @@ struct HostileDocumentTests {
     }
 
     @Test("a guard that busy-waits in every microstep ends the run with the script-time limit", .timeLimit(.minutes(1)))
-    func busyGuard() throws {
-        let output = try Self.run("busy-guard.scxml", ["--script-time", "300ms"])
+    func busyGuard() async throws {
+        let output = try await Self.run("busy-guard.scxml", ["--script-time", "300ms"])
         #expect(output.status == 1)
         #expect(output.standardError.contains("the limit scriptTime is 0.3 seconds"), "\(output.standardError)")
         #expect(output.standardError.contains("busy-guard.scxml:"))
     }
 
     @Test("a script that fills the heap is stopped and the run ends with a typed error", .timeLimit(.minutes(1)))
-    func heapGrowth() throws {
-        let output = try Self.run("heap-growth.scxml")
+    func heapGrowth() async throws {
+        let output = try await Self.run("heap-growth.scxml")
         #expect(output.status == 1)
         #expect(output.standardError.contains("the run was ended"), "\(output.standardError)")
         #expect(output.standardError.contains("heap-growth.scxml:6:"))
     }
 
     @Test("a <foreach> over 4294967295 items raises error.execution and runs nothing", .timeLimit(.minutes(1)))
-    func hugeForeach() throws {
-        let output = try Self.run("foreach-huge-array.scxml")
+    func hugeForeach() async throws {
+        let output = try await Self.run("foreach-huge-array.scxml")
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("start → [refused]"))
         #expect(
@@ -62,15 +62,15 @@ struct HostileDocumentTests {
     }
 
     @Test("20,000 delayed sends: those past the pending-timer limit raise error.execution", .timeLimit(.minutes(1)))
-    func manyTimers() throws {
-        let output = try Self.run("many-timers.scxml")
+    func manyTimers() async throws {
+        let output = try await Self.run("many-timers.scxml")
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("start → [refused]"))
     }
 
     @Test("a setter on Object.prototype cannot forge the fields of _event")
-    func forgedEvent() throws {
-        let output = try Self.run("forged-event.scxml")
+    func forgedEvent() async throws {
+        let output = try await Self.run("forged-event.scxml")
         #expect(output.standardOutput.contains("start → [genuine]"), "\(output.standardOutput)")
     }
     #endif
@@ -78,8 +78,8 @@ struct HostileDocumentTests {
     @Test(
         "documents that invoke themselves stop at the invocation depth",
         .timeLimit(.minutes(1)), arguments: ["invoke-itself.scxml", "invoke-nested-content.scxml"])
-    func invocationDepth(name: String) throws {
-        let output = try Self.run(name)
+    func invocationDepth(name: String) async throws {
+        let output = try await Self.run(name)
         #expect(output.status == 0, "\(output.standardError)")
         #expect(
             output.standardError.contains("the limit invocationDepth is 10 levels"), "\(output.standardError)")
@@ -91,8 +91,8 @@ struct HostileDocumentTests {
     @Test(
         "a parent and a child that answer each other for ever stop at the cascade's microstep limit",
         .timeLimit(.minutes(1)))
-    func sessionsPingPong() throws {
-        let output = try Self.run("sessions-ping-pong.scxml", ["--microstep-limit", "5000"])
+    func sessionsPingPong() async throws {
+        let output = try await Self.run("sessions-ping-pong.scxml", ["--microstep-limit", "5000"])
         #expect(output.status == 1)
         #expect(output.standardError.contains("stopped after 5000 microsteps"), "\(output.standardError)")
     }
@@ -100,8 +100,9 @@ struct HostileDocumentTests {
     @Test(
         "a timer that re-arms every millisecond, run for an hour, stops at the step bound in constant memory",
         .timeLimit(.minutes(1)))
-    func timerEveryMillisecond() throws {
-        let output = try Self.run("timer-every-millisecond.scxml", ["--events", "wait 1h", "--max-steps", "20000"])
+    func timerEveryMillisecond() async throws {
+        let output = try await Self.run(
+            "timer-every-millisecond.scxml", ["--events", "wait 1h", "--max-steps", "20000"])
         #expect(output.status == 1)
         #expect(output.standardError.contains("the run was stopped after 20000 steps"), "\(output.standardError)")
     }
@@ -109,8 +110,8 @@ struct HostileDocumentTests {
     @Test(
         "an eventless loop that arms a timer at each turn ends the run at the start, not at every instant",
         .timeLimit(.minutes(1)))
-    func eventlessLoopRearmingTimer() throws {
-        let output = try Self.run(
+    func eventlessLoopRearmingTimer() async throws {
+        let output = try await Self.run(
             "eventless-loop-rearming-timer.scxml", ["--events", "wait 1h", "--microstep-limit", "5000"])
         #expect(output.status == 1)
         #expect(
@@ -120,8 +121,8 @@ struct HostileDocumentTests {
     }
 
     @Test("the repl keeps the same step bound and limits as run")
-    func replBound() throws {
-        let output = try CommandLine.run(
+    func replBound() async throws {
+        let output = try await CommandLine.run(
             ["repl", Self.hostile.appendingPathComponent("timer-every-millisecond.scxml").path, "--max-steps", "500"],
             input: "wait 1h\n")
         #expect(output.status == 0)
@@ -130,14 +131,14 @@ struct HostileDocumentTests {
     }
 
     @Test("a document that declares entities is refused at the declaration")
-    func entityDeclaration() throws {
-        let output = try Self.run("entity-declaration.scxml")
+    func entityDeclaration() async throws {
+        let output = try await Self.run("entity-declaration.scxml")
         #expect(output.status == 1)
         #expect(output.standardError.contains("entity-declaration.scxml:3:3: error: the document declares an entity"))
     }
 
     @Test("a 1 MB entity used in text is refused at once, not expanded", .timeLimit(.minutes(1)))
-    func largeEntity() throws {
+    func largeEntity() async throws {
         let directory = try CommandLine.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let big = String(repeating: "x", count: 1 << 20)
@@ -150,7 +151,7 @@ struct HostileDocumentTests {
             """
         let file = directory.appendingPathComponent("entity.scxml")
         try text.write(to: file, atomically: true, encoding: .utf8)
-        let output = try CommandLine.run(["check", file.path])
+        let output = try await CommandLine.run(["check", file.path])
         #expect(output.status != 0)
         #expect(
             output.standardError.contains("entity.scxml:2:18: error: the document declares an entity"),
@@ -159,7 +160,7 @@ struct HostileDocumentTests {
 
     #if ECMAScript
     @Test("a symbolic link in the document's folder cannot lead a src outside it")
-    func symbolicLinks() throws {
+    func symbolicLinks() async throws {
         let outside = try CommandLine.temporaryDirectory()
         let folder = try CommandLine.temporaryDirectory()
         defer {
@@ -181,7 +182,7 @@ struct HostileDocumentTests {
         try document.write(to: outside.appendingPathComponent("child.scxml"), atomically: true, encoding: .utf8)
         let file = folder.appendingPathComponent("chart.scxml")
         try document.write(to: file, atomically: true, encoding: .utf8)
-        let output = try CommandLine.run(["run", file.path])
+        let output = try await CommandLine.run(["run", file.path])
         #expect(
             output.standardError.contains(
                 "'data.txt' is not read: a symbolic link leads outside the document's folder"),
@@ -193,7 +194,7 @@ struct HostileDocumentTests {
     }
 
     @Test("an empty file named by src is empty text, not a file that cannot be read")
-    func emptySourceFile() throws {
+    func emptySourceFile() async throws {
         let folder = try CommandLine.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data().write(to: folder.appendingPathComponent("empty.txt"))
@@ -204,7 +205,7 @@ struct HostileDocumentTests {
           <state id="a"><onentry><log label="d" expr="typeof d + ':' + d.length"/></onentry></state>
         </scxml>
         """.write(to: file, atomically: true, encoding: .utf8)
-        let output = try CommandLine.run(["run", file.path])
+        let output = try await CommandLine.run(["run", file.path])
         #expect(output.status == 0)
         #expect(output.standardError.isEmpty, "\(output.standardError)")
         #expect(output.standardOutput.contains("log d: string:0"), "\(output.standardOutput)")

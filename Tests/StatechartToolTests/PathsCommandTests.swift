@@ -23,13 +23,15 @@ struct PathsCommandTests {
     @Test(
         "every path, replayed with run --events, ends in its configuration; the transition cover takes every transition",
         arguments: ["Examples/lamp.scxml", "Examples/media-player.scxml"], ["states", "transitions"])
-    func pathsReplay(chart: String, cover: String) throws {
-        let output = try CommandLine.run(["paths", chart, "--cover", cover, "--json"])
+    func pathsReplay(chart: String, cover: String) async throws {
+        let output = try await CommandLine.run(["paths", chart, "--cover", cover, "--json"])
         #expect(output.status == 0, "\(output.standardError)")
         let paths = try JSONDecoder().decode([Path].self, from: Data(output.standardOutput.utf8))
         #expect(!paths.isEmpty)
         for path in paths where !path.events.isEmpty {
-            let run = try CommandLine.run(["run", chart, "--json", "--events", path.events.joined(separator: ",")])
+            let run = try await CommandLine.run([
+                "run", chart, "--json", "--events", path.events.joined(separator: ","),
+            ])
             let last = try #require(run.standardOutput.split(separator: "\n").last)
             let line = try JSONDecoder().decode(RunLine.self, from: Data(last.utf8))
             #expect(line.configuration == path.configuration, "\(path.events)")
@@ -46,7 +48,7 @@ struct PathsCommandTests {
     }
 
     @Test("a transition whose guard no path makes hold, and one never reached, are named with why")
-    func uncovered() throws {
+    func uncovered() async throws {
         let directory = try CommandLine.temporaryDirectory()
         let file = directory.appendingPathComponent("gaps.scxml")
         try """
@@ -61,7 +63,7 @@ struct PathsCommandTests {
           <state id="c"/>
         </scxml>
         """.write(to: file, atomically: true, encoding: .utf8)
-        let output = try CommandLine.run(["paths", file.path])
+        let output = try await CommandLine.run(["paths", file.path])
         #expect(output.status == 0, "\(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.contains("inc, inc, jump → c"), "the guard n == 2 holds after two inc")
@@ -71,8 +73,8 @@ struct PathsCommandTests {
     }
 
     @Test("test --coverage lists, per chart, what no test exercised")
-    func coverage() throws {
-        let output = try CommandLine.run(["test", "--coverage", "Tests/StatechartToolTests/Fixtures/suite"])
+    func coverage() async throws {
+        let output = try await CommandLine.run(["test", "--coverage", "Tests/StatechartToolTests/Fixtures/suite"])
         #expect(output.status == 1)
         let text = output.standardOutput
         #expect(text.contains("scion-pass.scxml: states 3/3, transitions 2/2, delayed events 1/1\n"))
@@ -84,7 +86,9 @@ struct PathsCommandTests {
                   never taken: s0 on timeout → fail (w3c-pass.scxml:5:5)
                   never fired: timeout (w3c-pass.scxml:3:14)
                 """))
-        let json = try CommandLine.run(["test", "--coverage", "--json", "Tests/StatechartToolTests/Fixtures/suite"])
+        let json = try await CommandLine.run([
+            "test", "--coverage", "--json", "Tests/StatechartToolTests/Fixtures/suite",
+        ])
         let report = try JSONDecoder().decode(ConformanceReport.self, from: Data(json.standardOutput.utf8))
         let charts = try #require(report.coverage)
         #expect(charts.map(\.chart) == ["scion-fail.scxml", "scion-pass.scxml", "w3c-fail.scxml", "w3c-pass.scxml"])
@@ -93,9 +97,9 @@ struct PathsCommandTests {
     }
 
     @Test("the paths of the bundled player come out the same every time, as the article shows them")
-    func deterministicAndAsDocumented() throws {
-        let first = try CommandLine.run(["paths", "Examples/media-player.scxml"])
-        let second = try CommandLine.run(["paths", "Examples/media-player.scxml"])
+    func deterministicAndAsDocumented() async throws {
+        let first = try await CommandLine.run(["paths", "Examples/media-player.scxml"])
+        let second = try await CommandLine.run(["paths", "Examples/media-player.scxml"])
         #expect(first.status == 0)
         #expect(first.standardOutput == second.standardOutput, "each process hashes with its own seed")
         let article = try String(
@@ -108,24 +112,24 @@ struct PathsCommandTests {
     }
 
     @Test("a hostile document's search ends at the script time of a call, with where; a bad --search-time is refused")
-    func hostileSearch() throws {
-        let busy = try CommandLine.run(["paths", "Tests/StatechartToolTests/Fixtures/Hostile/busy-guard.scxml"])
+    func hostileSearch() async throws {
+        let busy = try await CommandLine.run(["paths", "Tests/StatechartToolTests/Fixtures/Hostile/busy-guard.scxml"])
         #expect(busy.status == 1)
         #expect(
             busy.standardError.contains(
                 "the chart cannot start: the run was ended: Tests/StatechartToolTests/Fixtures/Hostile/busy-guard.scxml:9:17: the script ran past the cascade's script time"
             ), "\(busy.standardError)")
-        let bad = try CommandLine.run(["paths", "Examples/lamp.scxml", "--search-time", "soon"])
+        let bad = try await CommandLine.run(["paths", "Examples/lamp.scxml", "--search-time", "soon"])
         #expect(bad.status == 1)
         #expect(bad.standardError.contains("--search-time 'soon' is not a duration"))
-        let empty = try CommandLine.run(["paths", "Tests/StatechartToolTests/Fixtures/Hostile/log-escapes.scxml"])
+        let empty = try await CommandLine.run(["paths", "Tests/StatechartToolTests/Fixtures/Hostile/log-escapes.scxml"])
         #expect(empty.status == 0)
         #expect(empty.standardOutput == "no paths: the chart has no transitions to take\n")
     }
 
     @Test("the bundled player's own test passes, and its coverage names what it leaves out")
-    func bundledPlayerCoverage() throws {
-        let output = try CommandLine.run(["test", "--coverage", "Examples/media-player.scxml"])
+    func bundledPlayerCoverage() async throws {
+        let output = try await CommandLine.run(["test", "--coverage", "Examples/media-player.scxml"])
         #expect(output.status == 0)
         #expect(
             output.standardOutput.contains(

@@ -5,8 +5,8 @@ import Testing
 @Suite(.enabled(if: CommandLine.binary != nil, CommandLine.missing))
 struct ReplCommandTests {
     @Test("typed events and waits move the machine; the events handled now follow each step")
-    func session() throws {
-        let output = try CommandLine.run(
+    func session() async throws {
+        let output = try await CommandLine.run(
             ["repl", "Examples/lamp.scxml"], input: "toggle\nstates\nfly\nwait 61s\nhelp\ntoggle\nquit\ntoggle\n")
         #expect(output.status == 0)
         #expect(
@@ -29,8 +29,8 @@ struct ReplCommandTests {
     }
 
     @Test("the bundled media player runs when no chart is given; the end of input ends the session")
-    func bundled() throws {
-        let output = try CommandLine.run(["repl"], input: "play\neject\nstop\n")
+    func bundled() async throws {
+        let output = try await CommandLine.run(["repl"], input: "play\neject\nstop\n")
         #expect(output.status == 0)
         #expect(
             output.standardOutput.contains("play → [playing, audible]\n  events now: stop, scrub, tick, pause, mute\n"))
@@ -39,15 +39,15 @@ struct ReplCommandTests {
     }
 
     @Test("an unknown file is one line and a non-zero status")
-    func unknownFile() throws {
-        let output = try CommandLine.run(["repl", "missing.scxml"], input: "")
+    func unknownFile() async throws {
+        let output = try await CommandLine.run(["repl", "missing.scxml"], input: "")
         #expect(output.status != 0)
         #expect(output.standardError == "Error: no such file: missing.scxml\n")
     }
 
     @Test("an event typed with data as JSON is sent with it; data that is not JSON is an error, not a step")
-    func eventData() throws {
-        let output = try CommandLine.run(
+    func eventData() async throws {
+        let output = try await CommandLine.run(
             ["repl", "Examples/lamp.scxml"], input: "toggle={bad\ntoggle={\"by\": \"ann\"}\n")
         #expect(output.status == 0)
         #expect(output.standardOutput.contains("> error: the data of event 'toggle' is not JSON: {bad"))
@@ -55,8 +55,8 @@ struct ReplCommandTests {
     }
 
     @Test(":undo goes back one step at a time, :wait lets time pass, an unknown command says so")
-    func undo() throws {
-        let output = try CommandLine.run(
+    func undo() async throws {
+        let output = try await CommandLine.run(
             ["repl", "Examples/lamp.scxml"], input: ":undo\ntoggle\nbrighter\n:wait 61s\n:undo\n:undo\n:fly\n:quit\n")
         #expect(output.status == 0)
         #expect(

@@ -11,26 +11,27 @@ struct RunCommandTests {
     }
 
     @Test("the README's first command: with no chart, the bundled media player runs its demonstration")
-    func bundledDemo() throws {
-        let output = try CommandLine.run(["run"])
+    func bundledDemo() async throws {
+        let output = try await CommandLine.run(["run"])
         #expect(output.status == 0)
         #expect(output.standardError == "")
         #expect(output.standardOutput == (try golden("run-default.txt")))
     }
 
     @Test("the bundled chart is Examples/media-player.scxml, verbatim")
-    func bundledChartIsTheExample() throws {
+    func bundledChartIsTheExample() async throws {
         let example = try String(
             contentsOf: CommandLine.packageRoot.appendingPathComponent("Examples/media-player.scxml"), encoding: .utf8)
-        let scxml = try CommandLine.run(["graph", "--format", "scxml"]).standardOutput
-        let fromFile = try CommandLine.run(["graph", "--format", "scxml", "Examples/media-player.scxml"]).standardOutput
+        let scxml = try await CommandLine.run(["graph", "--format", "scxml"]).standardOutput
+        let fromFile = try await CommandLine.run(["graph", "--format", "scxml", "Examples/media-player.scxml"])
+            .standardOutput
         #expect(scxml == fromFile)
         #expect(example.contains("name=\"media-player\""))
     }
 
     @Test("--events: the shipped lamp, event by event and then a minute later")
-    func lampEvents() throws {
-        let output = try CommandLine.run(["run", "Examples/lamp.scxml", "--events", "toggle,brighter,wait 60s"])
+    func lampEvents() async throws {
+        let output = try await CommandLine.run(["run", "Examples/lamp.scxml", "--events", "toggle,brighter,wait 60s"])
         #expect(output.status == 0)
         #expect(
             output.standardOutput == """
@@ -44,11 +45,11 @@ struct RunCommandTests {
     }
 
     @Test("--clock real: `wait 1s` takes a second of wall-clock time, and the run prints what the virtual clock prints")
-    func realClock() throws {
+    func realClock() async throws {
         let steps = ["run", "Examples/lamp.scxml", "--events", "toggle,wait 1s"]
-        let virtual = try CommandLine.run(steps)
+        let virtual = try await CommandLine.run(steps)
         let start = ContinuousClock.now
-        let real = try CommandLine.run(steps + ["--clock", "real"])
+        let real = try await CommandLine.run(steps + ["--clock", "real"])
         let took = ContinuousClock.now - start
         #expect(real.status == 0)
         #expect(real.standardOutput == virtual.standardOutput)
@@ -57,13 +58,13 @@ struct RunCommandTests {
     }
 
     @Test("--script: one step per line, comments and blank lines skipped; an unhandled event is marked")
-    func script() throws {
+    func script() async throws {
         let directory = try CommandLine.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = directory.appendingPathComponent("session.txt")
         try "# the lamp, left on\ntoggle\n\ntoggle\nwait 2m\ndimmer\n".write(
             to: script, atomically: true, encoding: .utf8)
-        let output = try CommandLine.run(["run", "Examples/lamp.scxml", "--script", script.path])
+        let output = try await CommandLine.run(["run", "Examples/lamp.scxml", "--script", script.path])
         #expect(output.status == 0)
         #expect(
             output.standardOutput == """
@@ -106,8 +107,8 @@ struct RunCommandTests {
     }
 
     @Test("--json prints JSON Lines: each step, and each instant at which timers fire, as it happens")
-    func json() throws {
-        let output = try CommandLine.run(["run", "Examples/lamp.scxml", "--events", "toggle,+60s", "--json"])
+    func json() async throws {
+        let output = try await CommandLine.run(["run", "Examples/lamp.scxml", "--events", "toggle,+60s", "--json"])
         #expect(output.status == 0)
         let steps = try jsonLines(output.standardOutput)
         #expect(steps.map(\.step) == ["start", "toggle", "wait 60s (at 60.0 seconds)", "wait 60s"])
@@ -126,7 +127,7 @@ struct RunCommandTests {
     }
 
     @Test("-e NAME=JSON sends the event with its data, which guards read; -e steps run in order")
-    func eventData() throws {
+    func eventData() async throws {
         let directory = try CommandLine.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("login.scxml")
@@ -138,7 +139,7 @@ struct RunCommandTests {
           <state id="in"><transition event="logout" target="out"/></state>
         </scxml>
         """.write(to: file, atomically: true, encoding: .utf8)
-        let output = try CommandLine.run([
+        let output = try await CommandLine.run([
             "run", file.path, "-e", #"login={"user": "bob", "codes": [1, 2]}"#, "-e", "wait 1s",
             "-e", #"login={"user": "ann", "codes": [1, 2]}"#, "--json",
         ])
@@ -147,7 +148,7 @@ struct RunCommandTests {
         #expect(steps.map(\.active) == [["out"], ["out"], ["out"], ["in"]])
         #expect(steps.map(\.handled) == [nil, false, nil, true])
         #expect(steps[3].event?.data == .object(["user": .string("ann"), "codes": .array([.number(1), .number(2)])]))
-        let text = try CommandLine.run(["run", file.path, "-e", "login=\"ann\"", "-e", "+1s"])
+        let text = try await CommandLine.run(["run", file.path, "-e", "login=\"ann\"", "-e", "+1s"])
         #expect(text.standardOutput == "start → [out]\nlogin=\"ann\" (not handled) → [out]\nwait 1s → [out]\n")
     }
 
@@ -169,8 +170,8 @@ struct RunCommandTests {
             ),
             (["check", "Examples/nowhere.scxml"], 1, "no such file: Examples/nowhere.scxml"),
         ])
-    func jsonErrors(arguments: [String], status: Int32, message: String) throws {
-        let output = try CommandLine.run(arguments + ["--json"])
+    func jsonErrors(arguments: [String], status: Int32, message: String) async throws {
+        let output = try await CommandLine.run(arguments + ["--json"])
         #expect(output.status == status)
         let lines = output.standardOutput.split(separator: "\n")
         let last = try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any]
@@ -181,7 +182,7 @@ struct RunCommandTests {
     }
 
     @Test("under --json, a document that cannot be built is reported with its file, line and column")
-    func jsonLoadError() throws {
+    func jsonLoadError() async throws {
         let directory = try CommandLine.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("broken.scxml")
@@ -191,7 +192,7 @@ struct RunCommandTests {
         </scxml>
         """.write(to: file, atomically: true, encoding: .utf8)
         for command in ["run", "check"] {
-            let output = try CommandLine.run([command, file.path, "--json"])
+            let output = try await CommandLine.run([command, file.path, "--json"])
             #expect(output.status == 1)
             let object = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
             let error = try #require(object?["error"] as? [String: Any])
@@ -203,8 +204,8 @@ struct RunCommandTests {
     }
 
     @Test("--version prints the version the changelog and the README name")
-    func version() throws {
-        let output = try CommandLine.run(["--version"])
+    func version() async throws {
+        let output = try await CommandLine.run(["--version"])
         #expect(output.status == 0)
         let version = output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(version == StatechartCommand.version)
@@ -216,17 +217,17 @@ struct RunCommandTests {
     }
 
     @Test("completion scripts: argument-parser writes one for each shell, with the subcommands")
-    func completion() throws {
+    func completion() async throws {
         for shell in ["bash", "zsh", "fish"] {
-            let output = try CommandLine.run(["--generate-completion-script", shell])
+            let output = try await CommandLine.run(["--generate-completion-script", shell])
             #expect(output.status == 0)
             #expect(output.standardOutput.contains("differential"))
         }
     }
 
     @Test("--trace prints the microsteps")
-    func trace() throws {
-        let output = try CommandLine.run(["run", "--trace", "Examples/lamp.scxml", "--events", "toggle"])
+    func trace() async throws {
+        let output = try await CommandLine.run(["run", "--trace", "Examples/lamp.scxml", "--events", "toggle"])
         #expect(output.standardOutput.contains("  toggle: exited [off], entered [on, dim]\n"))
     }
 
@@ -244,14 +245,14 @@ struct RunCommandTests {
             (["run", "Examples/nowhere.scxml"], "Error: no such file: Examples/nowhere.scxml\n"),
             (["run", "Examples/lamp.scxml", "--script", "nowhere.txt"], "Error: no such file: nowhere.txt\n"),
         ])
-    func errors(arguments: [String], message: String) throws {
-        let output = try CommandLine.run(arguments)
+    func errors(arguments: [String], message: String) async throws {
+        let output = try await CommandLine.run(arguments)
         #expect(output.status != 0)
         #expect(output.standardError == message)
     }
 
     @Test("a malformed document is reported at its line and column")
-    func malformedDocument() throws {
+    func malformedDocument() async throws {
         let directory = try CommandLine.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("broken.scxml")
@@ -260,7 +261,7 @@ struct RunCommandTests {
           <state id="a"><transition event="go" target="nowhere"/></state>
         </scxml>
         """.write(to: file, atomically: true, encoding: .utf8)
-        let output = try CommandLine.run(["run", file.path])
+        let output = try await CommandLine.run(["run", file.path])
         #expect(output.status != 0)
         #expect(output.standardError.hasPrefix("Error: \(file.path):2:"))
         #expect(output.standardError.contains("nowhere"))

@@ -8,8 +8,8 @@ struct TestCommandTests {
     @Test(
         "one line per test, with the step and the configurations of a failure and the reason of a skip, then the totals; status 1"
     )
-    func textReport() throws {
-        let output = try CommandLine.run(["test", "Tests/StatechartToolTests/Fixtures/suite"])
+    func textReport() async throws {
+        let output = try await CommandLine.run(["test", "Tests/StatechartToolTests/Fixtures/suite"])
         #expect(output.status == 1)
         #expect(
             output.standardOutput == """
@@ -24,16 +24,16 @@ struct TestCommandTests {
     }
 
     @Test("tests that all pass exit with status 0")
-    func allPass() throws {
-        let output = try CommandLine.run(
+    func allPass() async throws {
+        let output = try await CommandLine.run(
             ["test", "scion-pass.scxml", "w3c-pass.scxml"], in: CommandLine.fixtures.appendingPathComponent("suite"))
         #expect(output.status == 0)
         #expect(output.standardOutput.hasSuffix("2 passed, 0 failed, 0 skipped\n"))
     }
 
     @Test("--json prints the results and the totals for programs")
-    func json() throws {
-        let output = try CommandLine.run(["test", "--json", "Tests/StatechartToolTests/Fixtures/suite"])
+    func json() async throws {
+        let output = try await CommandLine.run(["test", "--json", "Tests/StatechartToolTests/Fixtures/suite"])
         let report = try JSONDecoder().decode(ConformanceReport.self, from: Data(output.standardOutput.utf8))
         #expect(report.summary == ConformanceSummary(passed: 2, failed: 2, skipped: 1))
         #expect(report.results.map(\.outcome) == [.skipped, .failed, .passed, .failed, .passed])
@@ -41,8 +41,8 @@ struct TestCommandTests {
     }
 
     @Test("a W3C suite gets its mandatory and optional totals on lines of their own; a mandatory test is never skipped")
-    func mandatoryAndOptional() throws {
-        let output = try CommandLine.run(["test", "Tests/StatechartToolTests/Fixtures/w3c-suite"])
+    func mandatoryAndOptional() async throws {
+        let output = try await CommandLine.run(["test", "Tests/StatechartToolTests/Fixtures/w3c-suite"])
         #expect(output.status == 1, "\(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first == "PASS test1 (mandatory, category a)")
@@ -71,8 +71,8 @@ struct TestCommandTests {
     }
 
     @Test("--no-http skips the optional tests of the HTTP processor, with their reason; never a mandatory one")
-    func withoutHTTP() throws {
-        let output = try CommandLine.run([
+    func withoutHTTP() async throws {
+        let output = try await CommandLine.run([
             "test", "--no-http", "--json", "Tests/StatechartToolTests/Fixtures/w3c-suite",
         ])
         let report = try JSONDecoder().decode(ConformanceReport.self, from: Data(output.standardOutput.utf8))
@@ -85,8 +85,8 @@ struct TestCommandTests {
 
     #if ECMAScript && HTTP
     @Test("--json carries the mandatory and optional totals")
-    func jsonTotals() throws {
-        let output = try CommandLine.run(["test", "--json", "Tests/StatechartToolTests/Fixtures/w3c-suite"])
+    func jsonTotals() async throws {
+        let output = try await CommandLine.run(["test", "--json", "Tests/StatechartToolTests/Fixtures/w3c-suite"])
         let report = try JSONDecoder().decode(ConformanceReport.self, from: Data(output.standardOutput.utf8))
         #expect(report.mandatory == ConformanceSummary(passed: 1, failed: 1, skipped: 0, absent: 1))
         #expect(report.optional == ConformanceSummary(passed: 1, failed: 0, skipped: 1))
@@ -96,8 +96,8 @@ struct TestCommandTests {
     #endif
 
     @Test("a chart that is not a test is said to be one, with what a test looks like; not a FAIL")
-    func notATest() throws {
-        let output = try CommandLine.run(["test", "Examples/lamp.scxml"])
+    func notATest() async throws {
+        let output = try await CommandLine.run(["test", "Examples/lamp.scxml"])
         #expect(output.status != 0)
         #expect(
             output.standardError.hasPrefix(
@@ -107,8 +107,8 @@ struct TestCommandTests {
     }
 
     @Test("a path that does not exist is one clear line and a non-zero status")
-    func missingPath() throws {
-        let output = try CommandLine.run(["test", "no/such/folder"])
+    func missingPath() async throws {
+        let output = try await CommandLine.run(["test", "no/such/folder"])
         #expect(output.status != 0)
         #expect(output.standardError == "Error: there is no file or folder at no/such/folder\n")
         #expect(output.standardOutput.isEmpty)

@@ -70,6 +70,39 @@ import Testing
         #expect(errors.first?.message.contains("State.aB") == true)
     }
 
+    @Test func swiftWorkBecomesAnInvokersPropertyPerTypeAndKeepsItsSource() throws {
+        let generated = try Self.generate(
+            """
+            <state id="a">
+              <invoke type="download" src="https://example.com/a"/>
+              <invoke type="com.example.check-sum"/>
+              <invoke type="download"/>
+            </state>
+            """)
+        #expect(generated.source.contains("var download: SCXMLInvoker"))
+        #expect(generated.source.contains("var comExampleCheckSum: SCXMLInvoker"))
+        #expect(generated.source.contains("init(download: SCXMLInvoker, comExampleCheckSum: SCXMLInvoker)"))
+        #expect(generated.source.contains(#"["download": download, "com.example.check-sum": comExampleCheckSum]"#))
+        // An SCXML child read from a path is still refused: the app has no file to read it from.
+        #expect(
+            Self.errors(#"<state id="a"><invoke type="scxml" src="child.scxml"/></state>"#).first?.message.contains(
+                "cannot invoke a document read from a path") == true)
+    }
+
+    @Test func invokeTypesWithTheSameSwiftNameAreReported() {
+        let errors = Self.errors(
+            """
+            <state id="a">
+              <invoke type="check-sum"/>
+              <invoke type="check_sum"/>
+              <invoke type="byType"/>
+            </state>
+            """)
+        #expect(errors.count == 2)
+        #expect(errors.contains { $0.message.contains("'check-sum' (dir/chart.scxml:3:3) and 'check_sum'") })
+        #expect(errors.contains { $0.message.contains("'byType' makes no Swift property name") })
+    }
+
     @Test func namesTheEnumsHaveAlreadyAreReported() {
         let errors = Self.errors("<state id=\"a\"><transition event=\"kind\" target=\"a\"/></state>")
         #expect(errors.map(\.message).contains { $0.contains("'kind' would be the case kind") })

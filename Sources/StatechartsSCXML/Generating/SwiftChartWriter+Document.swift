@@ -7,7 +7,9 @@ extension SwiftChartWriter {
     typealias Literal = SwiftLiteral
 
     mutating func documentDeclaration() -> [String] {
-        for invocation in allInvocations where invocation.source != nil || invocation.sourceExpression != nil {
+        // The `src` of Swift work is the work's to read (`SCXMLInvocationRequest.source`).
+        for invocation in allInvocations
+        where (invocation.source != nil || invocation.sourceExpression != nil) && !Self.isSwiftWork(invocation) {
             report(
                 "a generated document cannot invoke a document read from a path when the app runs; write the child inline with <content>",
                 at: invocation.location)
@@ -16,6 +18,70 @@ extension SwiftChartWriter {
         // global holds the document for the life of the process.
         return ["    nonisolated static var document: SCXMLDocument {"]
             + documentLiteral(document).lines(indent: 2) + ["    }"]
+    }
+
+    /// Whether an `<invoke>` names Swift work: a literal type other than SCXML's.
+    static func isSwiftWork(_ invocation: SCXMLInvoke) -> Bool {
+        guard let type = invocation.type else { return false }
+        return !SCXMLExecutor.scxmlInvokeTypes.contains(type)
+    }
+
+    /// Names the property of the generated `Invokers` for each type of Swift work the document
+    /// invokes; reports a type that makes no Swift name, or two that make the same one.
+    mutating func nameInvokerTypes() {
+        var positions: [String: (type: String, location: SourcePosition)] = [:]
+        for invocation in allInvocations where Self.isSwiftWork(invocation) {
+            guard let type = invocation.type, !invokerTypes.contains(where: { $0.type == type }) else { continue }
+            guard let name = SwiftNaming.caseName(type), name != "byType" else {
+                report(
+                    "the invoke type '\(type)' makes no Swift property name for the generated Invokers; name the type with letters and digits",
+                    at: invocation.location)
+                continue
+            }
+            if let earlier = positions[name] {
+                report(
+                    "the invoke types '\(earlier.type)' (\(earlier.location)) and '\(type)' would both be Invokers.\(name); rename one",
+                    at: invocation.location)
+                continue
+            }
+            positions[name] = (type, invocation.location)
+            invokerTypes.append((type, name))
+        }
+    }
+
+    /// `Invokers`: one property per type of Swift work the document invokes, so that a session of
+    /// the generated document cannot be made without an invoker for each; none when it invokes
+    /// none.
+    func invokersDeclaration(modifier: String) -> [String] {
+        guard !invokerTypes.isEmpty else { return [] }
+        var lines = [
+            "",
+            "    /// The Swift work the document invokes by type: an invoker for each `<invoke type>` it names. Give",
+            "    /// `byType` to `SCXMLSession.Options(invokers:)`.",
+            "    \(modifier)nonisolated struct Invokers: Sendable {",
+        ]
+        for (type, property) in invokerTypes {
+            lines += [
+                "        /// Runs `<invoke type=\(Escaping.swiftComment(Escaping.swiftLiteral(type)))>`.",
+                "        \(modifier)var \(SwiftNaming.escaped(property)): SCXMLInvoker",
+            ]
+        }
+        let parameters = invokerTypes.map { "\(SwiftNaming.escaped($0.property)): SCXMLInvoker" }
+        lines += [
+            "", "        /// An invoker for each type.",
+            "        \(modifier)init(\(parameters.joined(separator: ", "))) {",
+        ]
+        for (_, property) in invokerTypes {
+            let name = SwiftNaming.escaped(property)
+            lines.append("            self.\(name) = \(name)")
+        }
+        lines += [
+            "        }", "", "        /// The invokers by type, as `SCXMLSession.Options(invokers:)` takes them.",
+        ]
+        lines.append("        \(modifier)var byType: [String: SCXMLInvoker] {")
+        let entries = invokerTypes.map { "\(Escaping.swiftLiteral($0.type)): \(SwiftNaming.escaped($0.property))" }
+        lines += ["            [" + entries.joined(separator: ", ") + "]", "        }", "    }"]
+        return lines
     }
 
     var allInvocations: [SCXMLInvoke] {

@@ -30,6 +30,9 @@ struct SwiftChartWriter {
     var diagnostics: [SCXMLDiagnostic] = []
     /// Whether an action throws `ExecutionError`, which is then declared.
     var throwsExecutionError = false
+    /// The types of Swift work the document invokes (`<invoke type>` other than SCXML's), in
+    /// document order, with the property of the generated `Invokers` each becomes.
+    var invokerTypes: [(type: String, property: String)] = []
     var lines: [String] = []
 
     init(document: SCXMLDocument, form: Form, typeName: String, access: SwiftGenerator.Access, fileName: String) {
@@ -45,6 +48,7 @@ struct SwiftChartWriter {
         nameStates()
         nameEvents()
         let body = form == .compiled ? chartBody() : documentDeclaration()
+        if form != .compiled { nameInvokerTypes() }
         guard !diagnostics.contains(where: { $0.severity == .error }) else {
             throw SCXMLError(diagnostics: diagnostics.sorted(by: SCXMLChartBuilder.documentOrder))
         }
@@ -234,6 +238,7 @@ struct SwiftChartWriter {
         lines += body.map {
             $0.replacingOccurrences(of: "nonisolated static var", with: "\(modifier)nonisolated static var")
         }
+        lines += invokersDeclaration(modifier: modifier)
         lines += [
             "",
             "    /// The chart of the document, run by an `SCXMLSession`: its expressions and scripts on the first of",

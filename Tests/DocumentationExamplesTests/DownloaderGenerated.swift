@@ -1,0 +1,1 @@
+../GeneratedChartTests/Downloader.swift
