@@ -93,23 +93,12 @@ struct ChildMachineTests {
         }
     }
 
-    /// Waits, in bounded steps of real time, until `condition` holds.
-    func eventually(
-        isolation: isolated (any Actor)? = #isolation, _ condition: () async -> Bool
-    ) async throws -> Bool {
-        for _ in 0..<5000 {
-            if await condition() { return true }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        return await condition()
-    }
-
     @Test("the child's reports reach the parent in order, the parent's sends reach the child, and its end is an event")
     func conversation() async throws {
         let boss = StatechartActor(try Self.boss(worker: Self.worker()), context: Boss(reports: 50))
         try await boss.start()
         try await boss.send(.start)
-        #expect(try await eventually { await boss.snapshot.configuration == [.done] })
+        #expect(await eventually { await boss.snapshot.configuration == [.done] })
         let context = await boss.snapshot.context
         #expect(context.progress == Array(1...50), "every report, in the order sent")
         #expect(context.result == 501, "done after the ping was answered: 50 reports, 1 ping")
@@ -122,7 +111,7 @@ struct ChildMachineTests {
         try await boss.start()
         for round in 1...3 {
             try await boss.send(.start)
-            #expect(try await eventually { await boss.snapshot.configuration == [.done] }, "round \(round)")
+            #expect(await eventually { await boss.snapshot.configuration == [.done] }, "round \(round)")
         }
         #expect(await boss.snapshot.context.progress == [1, 2, 3, 1, 2, 3, 1, 2, 3])
     }
@@ -136,10 +125,10 @@ struct ChildMachineTests {
         try await boss.start()
         try await boss.send(.start)
         try await boss.send(.later)
-        #expect(try await eventually { timers.count == 1 }, "the child's delayed report waits on the shared clock")
+        #expect(await eventually { timers.count == 1 }, "the child's delayed report waits on the shared clock")
         try await boss.send(.abort)
         #expect(await boss.snapshot.configuration == [.stopped])
-        #expect(try await eventually { timers.count == 0 }, "the stopped child's timer is gone")
+        #expect(await eventually { timers.count == 0 }, "the stopped child's timer is gone")
         await clock.advance(by: .seconds(2))
         await timers.settle()
         try await Task.sleep(for: .milliseconds(20))
@@ -155,17 +144,17 @@ struct ChildMachineTests {
         try await boss.start()
         try await boss.send(.start)
         try await boss.send(.later)
-        #expect(try await eventually { timers.count == 1 })
+        #expect(await eventually { timers.count == 1 })
         await clock.advance(by: .milliseconds(999))
         await timers.settle()
         #expect(await boss.snapshot.context.progress.isEmpty)
         await clock.advance(by: .milliseconds(1))
         await timers.settle()
-        #expect(try await eventually { await boss.snapshot.context.progress == [100] })
+        #expect(await eventually { await boss.snapshot.context.progress == [100] })
         try await boss.send(.later)
-        #expect(try await eventually { timers.count == 1 })
+        #expect(await eventually { timers.count == 1 })
         try await boss.send(.recall)
-        #expect(try await eventually { timers.count == 0 })
+        #expect(await eventually { timers.count == 0 })
         await clock.advance(by: .seconds(5))
         await timers.settle()
         try await Task.sleep(for: .milliseconds(20))
@@ -187,7 +176,7 @@ struct ChildMachineTests {
         try await machine.start()
         try await machine.send(.ping)
         try await machine.send(.pong)
-        #expect(try await eventually { await machine.snapshot.context.failures.count == 2 })
+        #expect(await eventually { await machine.snapshot.context.failures.count == 2 })
         let failures = await machine.snapshot.context.failures
         #expect(failures.contains { $0.contains("no running child machine was invoked as 'nobody'") })
         #expect(failures.contains { $0.contains("the machine was not invoked by a live machine") })
@@ -209,7 +198,7 @@ struct ChildMachineTests {
         }
         let machine = StatechartActor(chart, context: Boss())
         try await machine.start()
-        #expect(try await eventually { await machine.snapshot.context.failures.count == 1 })
+        #expect(await eventually { await machine.snapshot.context.failures.count == 1 })
         #expect(await machine.snapshot.context.failures.first?.contains("microstep") == true)
     }
 
@@ -219,7 +208,7 @@ struct ChildMachineTests {
         let boss = IsolatedStatechart(try Self.boss(worker: Self.worker()), context: Boss(reports: 20))
         try boss.start()
         try boss.send(.start)
-        #expect(try await eventually { boss.snapshot().configuration == [.done] })
+        #expect(await eventually { boss.snapshot().configuration == [.done] })
         #expect(boss.snapshot().context.progress == Array(1...20))
         #expect(boss.snapshot().context.result == 201)
     }
@@ -257,7 +246,7 @@ struct ChildMachineTests {
                 StateNode(.done)
             }, context: Boss(reports: 4))
         try await boss.start()
-        #expect(try await eventually { await boss.snapshot.configuration == [.done] })
+        #expect(await eventually { await boss.snapshot.configuration == [.done] })
         #expect(await boss.snapshot.context.progress == [100, 200, 300, 400])
         #expect(await boss.snapshot.context.result == 7)
     }

@@ -103,11 +103,12 @@ extension StatechartActor {
     }
 }
 
-/// Whether `condition` holds within five seconds of real time.
-func eventually(_ condition: () -> Bool) async -> Bool {
+/// Whether `condition` holds within five seconds of real time, asked every millisecond on the
+/// caller's actor.
+func eventually(isolation: isolated (any Actor)? = #isolation, _ condition: () async -> Bool) async -> Bool {
     for _ in 0..<5000 {
-        if condition() { return true }
+        if await condition() { return true }
         try? await Task.sleep(for: .milliseconds(1))
     }
-    return condition()
+    return await condition()
 }

@@ -42,17 +42,6 @@ struct SystemTests {
         }
     }
 
-    /// Waits, in bounded steps of real time, until `condition` holds.
-    func eventually(
-        isolation: isolated (any Actor)? = #isolation, _ condition: () async -> Bool
-    ) async throws -> Bool {
-        for _ in 0..<5000 {
-            if await condition() { return true }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        return await condition()
-    }
-
     @Test("two actors return a ball to each other by id 1,000 times: every hit arrives, in order")
     func rally() async throws {
         let system = StatechartSystem()
@@ -65,7 +54,7 @@ struct SystemTests {
         try await left.start()
         try await right.start()
         try await left.send(.serve)
-        #expect(try await eventually { await left.snapshot.context.received.last == 2000 })
+        #expect(await eventually { await left.snapshot.context.received.last == 2000 })
         let leftHits = await left.snapshot.context.received
         let rightHits = await right.snapshot.context.received
         #expect(rightHits == Array(stride(from: 1, through: 1999, by: 2)))
@@ -93,7 +82,7 @@ struct SystemTests {
         async let one: Void = { _ = try await first.send(.serve) }()
         async let two: Void = { _ = try await second.send(.serve) }()
         _ = try await (one, two)
-        #expect(try await eventually { await sink.snapshot.context.received.count == 2000 })
+        #expect(await eventually { await sink.snapshot.context.received.count == 2000 })
         let received = await sink.snapshot.context.received
         #expect(received.filter { $0 <= 1000 } == Array(1...1000))
         #expect(received.filter { $0 > 10_000 } == Array(10_001...11_000))
@@ -122,7 +111,7 @@ struct SystemTests {
         try await wrongType.join(system, as: "wrong-type")
         try await wrongType.start()
         try await wrongType.send(.serve)
-        #expect(try await eventually { failures.withLock { $0.count } == 2 })
+        #expect(await eventually { failures.withLock { $0.count } == 2 })
         #expect(failures.withLock { $0.allSatisfy { $0.contains("no machine of the system has the id") } })
     }
 
@@ -171,7 +160,7 @@ struct SystemTests {
         #expect(rings.withLock { $0 } == 0)
         await clock.advance(by: .seconds(1))
         await timers.settle()
-        #expect(try await eventually { rings.withLock { $0 } == 1 })
+        #expect(await eventually { rings.withLock { $0 } == 1 })
         try await alarm.send(.arm)
         try await alarm.send(.disarm)
         await clock.advance(by: .seconds(10))
@@ -192,7 +181,7 @@ struct SystemTests {
         try left.start()
         try right.start()
         try left.send(.serve)
-        #expect(try await eventually { left.snapshot().context.received.last == 100 })
+        #expect(await eventually { left.snapshot().context.received.last == 100 })
         #expect(right.snapshot().context.received == Array(stride(from: 1, through: 99, by: 2)))
         #expect(left.snapshot().context.received == Array(stride(from: 2, through: 100, by: 2)))
     }

@@ -21,8 +21,8 @@
 /// goes to its inspection hook, not back to the sender.
 public final class StatechartSystem: Sendable {
     private let members = Locked<[String: SystemMailbox]>([:])
-    /// Delayed sends waiting on a sender's clock, by number.
-    private let delayed = Locked<DelayedSends>(DelayedSends())
+    /// Delayed sends waiting on a sender's clock.
+    private let delayed = DelayedPosts()
 
     /// An empty system.
     public init() {}
@@ -64,24 +64,16 @@ public final class StatechartSystem: Sendable {
         id: String?
     ) -> Bool {
         guard let mailbox = members.withLock({ $0[target] }), mailbox.accepts(event) else { return false }
-        let send = DelayedSystemSend(system: self, event: event, target: target, sender: sender, id: id)
-        delayed.withLock { $0.add(send) }
-        send.arm(at: wheel.now + delay, on: wheel)
+        delayed.add(after: delay, on: wheel, id: id, sender: sender) { [weak self] in
+            _ = self?.deliver(event, to: target)
+        }
         return true
     }
 
     /// Withdraws the delayed sends of `sender` with `id`; how many.
     @discardableResult @usableFromInline
     func cancelDelayed(id: String, from sender: String) -> Int {
-        let cancelled = delayed.withLock { $0.remove { $0.sender == sender && $0.id == id } }
-        for send in cancelled { send.cancel() }
-        return cancelled.count
-    }
-
-    /// A delayed send fell due: delivers it, unless it was cancelled.
-    fileprivate func fire(_ send: DelayedSystemSend) {
-        guard delayed.withLock({ $0.take(send) }) else { return }
-        _ = deliver(send.event, to: send.target)
+        delayed.cancel(id: id, sender: sender)
     }
 }
 
@@ -215,56 +207,5 @@ final class SystemMembership: Sendable {
     func leave() {
         system.remove(id, mailbox: mailbox)
         mailbox.close()
-    }
-}
-
-/// A send between members that waits for its delay in the sender's wheel.
-final class DelayedSystemSend: TimerWheelTarget {
-    let event: SystemEvent
-    let target: String
-    let sender: String
-    let id: String?
-    private weak let system: StatechartSystem?
-    private let handle = Locked<(TimerWheel, TimerHandle)?>(nil)
-
-    init(system: StatechartSystem, event: SystemEvent, target: String, sender: String, id: String?) {
-        self.system = system
-        self.event = event
-        self.target = target
-        self.sender = sender
-        self.id = id
-    }
-
-    func arm(at deadline: Duration, on wheel: TimerWheel) {
-        let armed = wheel.arm(at: deadline, for: self)
-        handle.withLock { $0 = (wheel, armed) }
-    }
-
-    func cancel() {
-        guard let (wheel, armed) = handle.withLock({ $0 }) else { return }
-        wheel.cancel(armed)
-    }
-
-    @usableFromInline
-    package func timerFired() async {
-        system?.fire(self)
-    }
-}
-
-/// The delayed sends of a system, which it holds until they fire or are cancelled (the wheel holds
-/// its targets weakly).
-struct DelayedSends {
-    private var sends: [ObjectIdentifier: DelayedSystemSend] = [:]
-
-    mutating func add(_ send: DelayedSystemSend) { sends[ObjectIdentifier(send)] = send }
-
-    /// Removes `send`; whether it was still waiting.
-    mutating func take(_ send: DelayedSystemSend) -> Bool { sends.removeValue(forKey: ObjectIdentifier(send)) != nil }
-
-    /// Removes and returns the sends that match.
-    mutating func remove(where matches: (DelayedSystemSend) -> Bool) -> [DelayedSystemSend] {
-        let matched = sends.values.filter(matches)
-        for send in matched { sends[ObjectIdentifier(send)] = nil }
-        return matched
     }
 }
