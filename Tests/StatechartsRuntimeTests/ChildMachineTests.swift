@@ -7,8 +7,8 @@ import Testing
 /// stopped when its state is exited.
 @Suite("Charts that invoke charts", .timeLimit(.minutes(1)))
 struct ChildMachineTests {
-    enum Stage: Hashable, Sendable { case idle, working, done, stopped, waiting, finished }
-    enum Job: StatechartEvent, Sendable {
+    enum Stage: Hashable, Sendable, Codable { case idle, working, done, stopped, waiting, finished }
+    enum Job: StatechartEvent, Sendable, Codable {
         case start, progress(Int), go, finished(Int), abort, ping, pong, later, recall, failed(String)
         enum Kind: CaseIterable, Hashable, Sendable {
             case start, progress, go, finished, abort, ping, pong, later, recall, failed
@@ -35,7 +35,7 @@ struct ChildMachineTests {
         var pings = 0
     }
 
-    struct Boss: Sendable, Equatable {
+    struct Boss: Sendable, Equatable, Codable {
         var reports = 3
         var progress: [Int] = []
         var result: Int?
@@ -200,6 +200,25 @@ struct ChildMachineTests {
         try await machine.start()
         #expect(await eventually { await machine.snapshot.context.failures.count == 1 })
         #expect(await machine.snapshot.context.failures.first?.contains("microstep") == true)
+    }
+
+    @Test("archived while its child runs: restored with its invocations restarted, the parent starts a new child")
+    func archivedParent() async throws {
+        let chart = try Self.boss(worker: Self.worker())
+        let boss = StatechartActor(chart, context: Boss(reports: 0))
+        try await boss.start()
+        try await boss.send(.start)
+        #expect(await boss.machine.runningInvocations.count == 1)
+        let archive = try await boss.archive()
+
+        let restored = StatechartActor(
+            machine: try StateMachine(chart: chart, restoring: archive, invocations: .restart))
+        try await restored.start()
+        #expect(await restored.machine.runningInvocations.count == 1)
+        // The new child answers: ping, pong, go, and it finishes.
+        try await restored.send(.ping)
+        #expect(await eventually { await restored.snapshot.configuration == [.done] })
+        #expect(await restored.snapshot.context.result == 1)
     }
 
     @MainActor

@@ -12,7 +12,9 @@ extension Invoke where Event: Sendable, Event.Kind: Sendable {
     /// - when the child reaches a top-level ``Final`` state, the invocation ends with the event
     ///   `onDone` makes of the child's context, delivered after every event the child sent;
     /// - exiting the state stops the child, with its timers and its own invocations. What it
-    ///   sent and the parent has not processed yet is dropped.
+    ///   sent and the parent has not processed yet is dropped;
+    /// - the child is not part of its parent's archive: a parent restored with its invocations
+    ///   restarted (``InvocationRestoration/restart``) starts a new child.
     ///
     /// ```swift
     /// StateNode(.downloading) {
