@@ -44,12 +44,13 @@ def expect(condition, message):
 
 
 class Inspector:
-    """`statechart inspect DOCUMENT` in the background, with its address read from --url-file."""
+    """`statechart inspect DOCUMENT [ARGUMENTS]` in the background, with its address read from
+    --url-file. A case's "arguments" (such as ["--clock", "real"]) go on its command line."""
 
-    def __init__(self, binary, document, work):
+    def __init__(self, binary, document, work, arguments=()):
         self.url_file = os.path.join(work, "url")
         self.process = subprocess.Popen(
-            [binary, "inspect", document, "--url-file", self.url_file],
+            [binary, "inspect", document, "--url-file", self.url_file] + list(arguments),
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -122,7 +123,7 @@ def substitute(value, inspector):
 
 
 def inspect_request(case, binary, work):
-    inspector = Inspector(binary, case["document"], work)
+    inspector = Inspector(binary, case["document"], work, case.get("arguments", []))
     try:
         before = inspector.api("/api/snapshot")["configuration"] if case.get("unchanged") else None
         target, headers = with_token(inspector, case["target"], case.get("token", "none"))
@@ -139,7 +140,7 @@ def inspect_request(case, binary, work):
 
 
 def inspect_websocket(case, binary, work):
-    inspector = Inspector(binary, case["document"], work)
+    inspector = Inspector(binary, case["document"], work, case.get("arguments", []))
     try:
         target, _ = with_token(inspector, case.get("target", "/api/updates"), "query")
         headers = {
@@ -154,7 +155,7 @@ def inspect_websocket(case, binary, work):
 
 
 def inspect_page(case, binary, work):
-    inspector = Inspector(binary, case["document"], work)
+    inspector = Inspector(binary, case["document"], work, case.get("arguments", []))
     try:
         status, head, body = inspector.raw("GET", "/?token=" + inspector.token)
         expect(status == 200, "the page answered %d" % status)
@@ -175,7 +176,7 @@ def inspect_page(case, binary, work):
 
 
 def inspect_url_file(case, binary, work):
-    inspector = Inspector(binary, case["document"], work)
+    inspector = Inspector(binary, case["document"], work, case.get("arguments", []))
     try:
         mode = oct(os.stat(inspector.url_file).st_mode & 0o777)
         expect(mode == "0o" + case["mode"].lstrip("0"), "mode %s" % mode)
@@ -199,7 +200,7 @@ def unsafe_svg(root):
 
 
 def inspect_chart(case, binary, work):
-    inspector = Inspector(binary, case["document"], work)
+    inspector = Inspector(binary, case["document"], work, case.get("arguments", []))
     try:
         svg = inspector.api("/api/chart")["svg"]
         root = ElementTree.fromstring(svg)
@@ -220,7 +221,7 @@ def resident_megabytes(pid):
 
 
 def inspect_memory(case, binary, work):
-    inspector = Inspector(binary, case["document"], work)
+    inspector = Inspector(binary, case["document"], work, case.get("arguments", []))
     try:
         inspector.api("/api/clock", {"realTime": True})
         peak = 0
