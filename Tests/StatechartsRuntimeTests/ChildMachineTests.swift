@@ -116,16 +116,24 @@ struct ChildMachineTests {
         #expect(await boss.snapshot.context.progress == [1, 2, 3, 1, 2, 3, 1, 2, 3])
     }
 
-    @Test("exiting the state stops the child: its delayed send never arrives, its timers are gone")
-    func exitStopsChild() async throws {
+    /// A boss on a test clock whose worker, running and silent, has a report due a second from
+    /// now (`later`), waiting in the shared wheel.
+    static func bossWithALateReport() async throws -> (
+        TestClock<Duration>, TimerWheel, StatechartActor<Stage, Job, Boss>
+    ) {
         let clock = TestClock()
         let timers = TimerWheel(clock: clock)
-        let boss = StatechartActor(
-            try Self.boss(worker: Self.worker()), context: Boss(reports: 0), timers: timers)
+        let boss = StatechartActor(try boss(worker: worker()), context: Boss(reports: 0), timers: timers)
         try await boss.start()
         try await boss.send(.start)
         try await boss.send(.later)
         #expect(await eventually { timers.count == 1 }, "the child's delayed report waits on the shared clock")
+        return (clock, timers, boss)
+    }
+
+    @Test("exiting the state stops the child: its delayed send never arrives, its timers are gone")
+    func exitStopsChild() async throws {
+        let (clock, timers, boss) = try await Self.bossWithALateReport()
         try await boss.send(.abort)
         #expect(await boss.snapshot.configuration == [.stopped])
         #expect(await eventually { timers.count == 0 }, "the stopped child's timer is gone")
@@ -137,14 +145,7 @@ struct ChildMachineTests {
 
     @Test("a delayed send to the parent waits on the shared clock, and cancelling it by id withdraws it")
     func delayedToParent() async throws {
-        let clock = TestClock()
-        let timers = TimerWheel(clock: clock)
-        let boss = StatechartActor(
-            try Self.boss(worker: Self.worker()), context: Boss(reports: 0), timers: timers)
-        try await boss.start()
-        try await boss.send(.start)
-        try await boss.send(.later)
-        #expect(await eventually { timers.count == 1 })
+        let (clock, timers, boss) = try await Self.bossWithALateReport()
         await clock.advance(by: .milliseconds(999))
         await timers.settle()
         #expect(await boss.snapshot.context.progress.isEmpty)

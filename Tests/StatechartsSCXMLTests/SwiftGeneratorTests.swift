@@ -89,6 +89,14 @@ import Testing
                 "cannot invoke a document read from a path") == true)
     }
 
+    @Test func aHostileInvokeTypeStaysInsideItsLiteralAndComment() throws {
+        let generated = try Self.generate(
+            #"<state id="a"><invoke type="x&#10;} evil() /* &quot;\"/></state>"#)
+        #expect(generated.source.contains(#"var xEvil: SCXMLInvoker"#), "\(generated.source)")
+        #expect(generated.source.contains(#"["x\n} evil() /* \"\\": xEvil]"#), "\(generated.source)")
+        #expect(!generated.source.contains("\n} evil()"), "the type's newline must not start a line of code")
+    }
+
     @Test func invokeTypesWithTheSameSwiftNameAreReported() {
         let errors = Self.errors(
             """

@@ -96,19 +96,22 @@ extension StateMachine {
     /// Takes the effects of the steps since the last call (``takeEffects()``) and routes each, in
     /// order, through `router`.
     ///
-    /// - Parameters:
-    ///   - router: Where the effects go.
-    ///   - unrouted: Collects, in order, the sends the router answered with
-    ///     ``SendRouting/ownQueue`` or ``SendRouting/undelivered(reason:)``, for the host to
-    ///     process: the machine's own next events, or `error.communication`.
+    /// - Parameter router: Where the effects go.
+    /// - Returns: In order, the sends the router answered with ``SendRouting/ownQueue`` or
+    ///   ``SendRouting/undelivered(reason:)``, for the host to process: the machine's own next
+    ///   events, or `error.communication`. A router that answers every send itself leaves none.
     @inlinable
+    @discardableResult
     public mutating func routeEffects<Router: EffectRouter>(
-        to router: inout Router, unrouted: inout [(OutgoingEvent<Event>, SendRouting)]
-    ) where Router.State == State, Router.Event == Event, Router.Context == Context {
+        to router: inout Router
+    ) -> [(OutgoingEvent<Event>, SendRouting)]
+    where Router.State == State, Router.Event == Event, Router.Context == Context {
+        var unrouted: [(OutgoingEvent<Event>, SendRouting)] = []
         for effect in takeEffects() {
             guard let routing = router.route(effect), routing != .delivered, case .send(let outgoing) = effect
             else { continue }
             unrouted.append((outgoing, routing))
         }
+        return unrouted
     }
 }

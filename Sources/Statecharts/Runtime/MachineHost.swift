@@ -115,8 +115,7 @@ extension StateMachine {
         Router.State == State, Router.Event == Event, Router.Context == Context, Observer.State == State,
         Observer.Event == Event
     {
-        var unrouted: [(OutgoingEvent<Event>, SendRouting)] = []
-        routeEffects(to: &router, unrouted: &unrouted)
+        var unrouted = routeEffects(to: &router)
         while !unrouted.isEmpty {
             for (outgoing, routing) in unrouted where status == .running {
                 switch routing {
@@ -125,8 +124,7 @@ extension StateMachine {
                 case .delivered: break
                 }
             }
-            unrouted.removeAll()
-            routeEffects(to: &router, unrouted: &unrouted)
+            unrouted = routeEffects(to: &router)
         }
     }
 }
