@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Statecharts
 import StatechartsSCXML
+import StatechartsTesting
 
 /// `statechart graph [CHART] --format mermaid|dot|scxml|svg`: a picture of a chart.
 public struct GraphCommand: ParsableCommand {

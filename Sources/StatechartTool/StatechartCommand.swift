@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StatechartsTesting
 
 /// The `statechart` command: check, run and test statecharts written in SCXML.
 public struct StatechartCommand: AsyncParsableCommand {

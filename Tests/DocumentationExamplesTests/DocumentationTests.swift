@@ -1,11 +1,12 @@
 import Foundation
 import Statecharts
+import StatechartsTesting
 import Testing
 
 /// Every Swift example of the README and the documentation catalogs is code these tests compile and
 /// run, as written, in this target and, through symbolic links, in `MainActorDefaultTests`, which is
 /// compiled as an app of Xcode 26 is (main-actor default isolation).
-@Suite struct DocumentationTests {
+@Suite(.ownThread) struct DocumentationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -66,15 +67,20 @@ import Testing
         return sources
     }
 
-    /// Whether `source` contains `code` at some indentation, and imports the modules it imports.
-    static func source(_ source: String, contains code: String) -> Bool {
+    /// The lines of `source`, trimmed: what an example's imports are looked up in.
+    static func lines(of source: String) -> Set<String> {
+        Set(source.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
+    /// Whether `source`, whose trimmed lines are `sourceLines` (read once for all blocks),
+    /// contains `code` at some indentation, and imports the modules it imports.
+    static func source(_ source: String, lines sourceLines: Set<String>, contains code: String) -> Bool {
         var lines = code.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var imports: [String] = []
         while let first = lines.first, first.hasPrefix("import ") || (first.isEmpty && !imports.isEmpty) {
             if !first.isEmpty { imports.append(first) }
             lines.removeFirst()
         }
-        let sourceLines = Set(source.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         guard imports.allSatisfy({ sourceLines.contains($0) }) else { return false }
         if lines.isEmpty { return true }
         return (0...6).contains { level in
@@ -86,12 +92,12 @@ import Testing
 
     @Test("every Swift example of the README and the catalogs is in an example test, as written")
     func everyExampleIsTested() throws {
-        let sources = try Self.exampleSources(quoted: true)
+        let sources = try Self.exampleSources(quoted: true).values.map { ($0, Self.lines(of: $0)) }
         var count = 0
         for document in try Self.documents() {
             for (index, block) in Self.swiftBlocks(of: try Self.read(document)).enumerated() {
                 count += 1
-                let found = sources.values.contains { Self.source($0, contains: block) }
+                let found = sources.contains { Self.source($0.0, lines: $0.1, contains: block) }
                 #expect(found, "the Swift block \(index + 1) of \(document) is in no example test:\n\(block)")
             }
         }

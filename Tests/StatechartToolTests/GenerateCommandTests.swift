@@ -49,16 +49,9 @@ struct GenerateCommandTests {
         // The plugin's tool says the same, one problem per line, as the compiler prints them.
         let tool = try #require(BuiltProducts.executable(named: "statechart-generate"))
         let out = directory.appending(path: "broken.swift")
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = [document.path, out.path]
-        let error = Pipe()
-        process.standardError = error
-        try process.run()
-        let text = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        #expect(text.hasPrefix("\(document.path):3:5: error:"))
+        let result = try await ChildProcess(executable: tool, arguments: [document.path, out.path]).run()
+        #expect(result.status == 1)
+        #expect(result.errorText.hasPrefix("\(document.path):3:5: error:"))
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
@@ -67,20 +60,16 @@ struct GenerateCommandTests {
         let directory = try CommandLine.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appending(path: "media-player.swift")
-        func generate() throws -> Int32 {
-            let process = Process()
-            process.executableURL = tool
-            process.arguments = [CommandLine.packageRoot.appending(path: "Examples/media-player.scxml").path, out.path]
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus
+        func generate() async throws -> Int32 {
+            let document = CommandLine.packageRoot.appending(path: "Examples/media-player.scxml")
+            return try await ChildProcess(executable: tool, arguments: [document.path, out.path]).run().status
         }
-        #expect(try generate() == 0)
+        #expect(try await generate() == 0)
         let printed = try await CommandLine.run(["generate", "Examples/media-player.scxml"])
         #expect(try String(contentsOf: out, encoding: .utf8) == printed.standardOutput)
         let written = try FileManager.default.attributesOfItem(atPath: out.path)[.modificationDate] as? Date
         try await Task.sleep(for: .milliseconds(50))
-        #expect(try generate() == 0)
+        #expect(try await generate() == 0)
         #expect(try FileManager.default.attributesOfItem(atPath: out.path)[.modificationDate] as? Date == written)
     }
 }

@@ -7,18 +7,13 @@ import Testing
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test func theDemoPrintsTheGoldenSession() throws {
+    @Test func theDemoPrintsTheGoldenSession() async throws {
         let binary = try #require(
             BuiltProducts.executable(named: "bluetooth-demo"),
             "the bluetooth-demo binary is not in this build's bin path; run swift build")
-        let process = Process()
-        process.executableURL = binary
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let result = try await ChildProcess(executable: binary, arguments: []).run()
+        #expect(result.status == 0 && !result.killedBySignal, "\(result.errorText)")
+        let printed = result.outputText
         let golden = try String(
             contentsOf: Self.packageRoot.appending(path: "Tests/StatechartsBluetoothTests/Fixtures/bluetooth-demo.txt"),
             encoding: .utf8)

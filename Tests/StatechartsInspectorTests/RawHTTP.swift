@@ -1,4 +1,5 @@
 import Foundation
+import StatechartsTesting
 
 /// One HTTP/1.1 request written byte for byte on a loopback socket, as an attacker would write it:
 /// a path the client libraries would normalize (`//api/snapshot`), a forged `Host`, a cross-site
@@ -16,17 +17,12 @@ enum RawHTTP {
     }
 
     /// Sends `method target` with `headers` (a `Host` of `127.0.0.1:port` unless one is given) and
-    /// `body`, and returns the answer. The socket is read on a Dispatch thread, not on the
-    /// cooperative pool (two threads on two cores), which the server under test needs to answer.
+    /// `body`, and returns the answer. The socket is read on a thread of its own (``OwnThread``),
+    /// not on the pool (two threads on two cores) that the server under test needs to answer.
     static func request(
         port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: String = ""
     ) async throws -> Answer {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result { try blockingRequest(port: port, method, target, headers: headers, body: body) })
-            }
-        }
+        try await OwnThread.run { try blockingRequest(port: port, method, target, headers: headers, body: body) }
     }
 
     static func blockingRequest(

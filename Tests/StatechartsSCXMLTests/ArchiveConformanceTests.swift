@@ -6,7 +6,7 @@ import Testing
 
 /// The snapshot property on the external suites: interrupting a machine after every step (archive,
 /// JSON, restore) changes nothing in any test's trace.
-@Suite(.enabled(if: SharedMaterial.isPresent, SharedMaterial.absent))
+@Suite(.enabled(if: SharedMaterial.isPresent, SharedMaterial.absent), .ownThread)
 struct ArchiveConformanceTests {
     @Test("archiving and restoring after every step gives the same trace", arguments: ["scion", "w3c"])
     func sameTrace(suite: String) async throws {
@@ -19,7 +19,8 @@ struct ArchiveConformanceTests {
         var steps = 0
         for (original, restored) in zip(plain, interrupted)
         where original.outcome == .passed || original.outcome == .failed {
-            #expect(restored.outcome == original.outcome, "\(restored.line)")
+            #expect(
+                restored.outcome == original.outcome, "\(restored.line); without interruptions: \(original.line)")
             #expect(restored.trace == original.trace, "\(original.name)")
             compared += 1
             steps += original.trace.count

@@ -8,7 +8,7 @@ import StatechartsHTTP
 #endif
 
 /// The external suites, run as `statechart test` runs them.
-@Suite(.enabled(if: SharedMaterial.isPresent, SharedMaterial.absent), .timeLimit(.minutes(5)))
+@Suite(.enabled(if: SharedMaterial.isPresent, SharedMaterial.absent), .timeLimit(.minutes(5)), .ownThread)
 struct ConformanceSuiteTests {
     #if ECMAScript
     @Test("every SCION test passes (two with the suite's known erratum, which their results name)")

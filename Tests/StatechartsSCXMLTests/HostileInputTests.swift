@@ -1,11 +1,12 @@
 import Foundation
 import Statecharts
 import StatechartsSCXML
+import StatechartsTesting
 import Testing
 
 /// Input built to hurt: huge, deep, wide or looping charts and enormous names. Each gets a clear
 /// error or works; none crashes, overflows the stack or hangs.
-@Suite struct HostileInputTests {
+@Suite(.ownThread) struct HostileInputTests {
     static let header = #"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">"#
 
     @Test("a document of 100,000 states is read, built and run")

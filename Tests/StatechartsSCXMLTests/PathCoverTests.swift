@@ -6,7 +6,7 @@ import Testing
 
 /// The transition cover of `SCXMLChart.searchPaths(covering:events:limits:maximumDepth:maximumStates:)`
 /// on the SCION suite: what the suite's own tests show reachable, the cover reaches.
-@Suite(.enabled(if: SharedMaterial.isPresent, SharedMaterial.absent), .timeLimit(.minutes(5)))
+@Suite(.enabled(if: SharedMaterial.isPresent, SharedMaterial.absent), .timeLimit(.minutes(5)), .ownThread)
 struct PathCoverTests {
     #if ECMAScript
     @Test(

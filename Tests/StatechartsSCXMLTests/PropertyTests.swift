@@ -8,7 +8,7 @@ import Testing
 /// Invariants of the semantics on generated charts, checked after every step, with failing inputs
 /// shrunk to small counterexamples: the configuration is legal, a run is deterministic, an
 /// interruption by archive and restore changes nothing, and the SCXML writer and reader round-trip.
-@Suite struct PropertyTests {
+@Suite(.ownThread) struct PropertyTests {
     /// A chart's choices, then a run's.
     static let chartTape = Gen.int(in: 0...999).array(of: 0...240)
     static let runTape = Gen.int(in: 0...999).array(of: 2...40)

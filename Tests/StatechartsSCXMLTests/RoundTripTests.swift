@@ -1,10 +1,11 @@
 import Foundation
 import Statecharts
 import StatechartsSCXML
+import StatechartsTesting
 import Testing
 
 /// Writing a chart as SCXML and reading it back gives the same chart: on every chart of the suites.
-@Suite(.enabled(if: SharedMaterial.isPresent, SharedMaterial.absent))
+@Suite(.enabled(if: SharedMaterial.isPresent, SharedMaterial.absent), .ownThread)
 struct RoundTripTests {
     @Test("every chart of the suites reads back from its written form as the same document and the same chart")
     func suites() throws {

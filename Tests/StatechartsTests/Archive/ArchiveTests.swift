@@ -4,7 +4,7 @@ import StatechartsTesting
 import Testing
 
 /// Saving a machine and restoring it: the restored machine continues exactly as the original.
-@Suite struct ArchiveTests {
+@Suite(.ownThread) struct ArchiveTests {
     typealias Archive = MachineArchive<String, NamedEvent, Log>
 
     /// The archive of `machine`, through JSON, restored into a machine of `chart`.

@@ -1,5 +1,6 @@
 import Foundation
 import Statecharts
+import StatechartsTesting
 import Testing
 
 #if canImport(FoundationXML)
@@ -9,13 +10,14 @@ import FoundationXML
 /// Each escaping function of `Escaping`, on 100,000 random strings (combining marks after quotes,
 /// controls, bidirectional controls, separators, noncharacters, astral scalars), read back by a
 /// real parser of its language: `XMLParser`, Graphviz's `dot`, `swiftc` (compiled and run), and
-/// `JSONSerialization`; the terminal's by the scalars left in its output.
-@Suite struct EscapingPropertyTests {
+/// `JSONSerialization`; the terminal's by the scalars left in its output. Each test runs on a thread
+/// of its own (`.ownThread`): they compute for seconds.
+@Suite(.ownThread) struct EscapingPropertyTests {
     static let count = 100_000
 
     @Test("XML: XMLParser reads every attribute and every text back as written, invalid scalars as U+FFFD")
-    func xml() async throws {
-        let problems = try await offThePool(Self.checkXML)
+    func xml() throws {
+        let problems = try Self.checkXML()
         #expect(problems.isEmpty, "\(problems.prefix(20))")
     }
 
@@ -68,8 +70,8 @@ import FoundationXML
     }
 
     @Test("JSON: JSONSerialization reads every string back as written, and no control scalar is left raw")
-    func json() async throws {
-        let problems = try await offThePool(Self.checkJSON)
+    func json() throws {
+        let problems = try Self.checkJSON()
         #expect(problems.isEmpty, "\(problems.prefix(20))")
     }
 
@@ -199,8 +201,8 @@ import FoundationXML
     }
 
     @Test("Terminal: no control, separator or bidirectional scalar is left, and printable text is kept as it is")
-    func terminal() async throws {
-        let problems = try await offThePool(Self.checkTerminal)
+    func terminal() {
+        let problems = Self.checkTerminal()
         #expect(problems.isEmpty, "\(problems.prefix(20))")
         #expect(Escaping.terminal("a\u{1B}[31mb\u{9B}c\u{202E}d\re") == "a\\u{1B}[31mb\\u{9B}c\\u{202E}d\\u{D}e")
     }
@@ -259,14 +261,5 @@ private final class ElementReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         guard inside, !elements.isEmpty else { return }
         elements[elements.count - 1].text += string
-    }
-}
-
-/// Runs `body` on a Dispatch thread and returns what it found: the checks take seconds of CPU, and
-/// the cooperative pool (two threads on two cores) runs the rest of the suite's servers and clients
-/// meanwhile. Issues are recorded by the test, on its own task, from what this returns.
-func offThePool(_ body: @escaping @Sendable () throws -> [String]) async throws -> [String] {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// Random charts, valid and invalid: building never traps, and running a valid one always leaves a
 /// legal configuration and breaks none of the engine's checked invariants (asked explicitly here as
 /// well, so that the test holds in a build without assertions).
-@Suite struct RandomChartTests {
+@Suite(.ownThread) struct RandomChartTests {
     static let condition: StatechartGuard<String, NamedEvent, Log> = { $0.context.counter % 3 != 0 }
     static let action: StatechartAction<String, NamedEvent, Log> = { scope in
         scope.context.counter += 1
@@ -47,12 +47,10 @@ import Testing
 
     @Test(
         "random charts either build or report problems, and their machines keep legal configurations", arguments: 0..<4)
-    func randomCharts(batch: Int) async throws {
+    func randomCharts(batch: Int) throws {
         var built = 0
         var rejected = 0
         for seed in UInt64(batch * 1000)..<UInt64(batch * 1000 + 1000) {
-            // A chart at a time, other tests' tasks may run: the pool has a thread per core.
-            await Task.yield()
             var random = SplitMix64(seed: seed)
             let chart: TestChart
             do {
