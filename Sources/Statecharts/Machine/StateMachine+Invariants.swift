@@ -10,7 +10,9 @@
 /// What is checked:
 /// - the configuration is legal (SCXML 3.11, `ChartLayout.configurationProblem(_:names:)`);
 /// - the queues are consistent: their read positions within them, the timer heap ordered by
-///   deadline and arming order, and no timer both alone and in the heap;
+///   deadline and arming order, and no timer both alone and in the heap (after a microstep, the
+///   first 64 timers; all of them when a step ends, so that a step that arms thousands of timers,
+///   up to the pending-timer limit, stays linear in its microsteps);
 /// - every timeout belongs to an active state with timeouts, and every delayed event carries its
 ///   event;
 /// - every running invocation belongs to an active state, with an identifier below the next one;
@@ -18,14 +20,19 @@
 extension StateMachine {
     /// Whether the machine's invariants hold; stops the process with the broken one when they do
     /// not. Meant to be called under `assert`, so that release builds never call it.
+    ///
+    /// - Parameter timers: How many pending timers to check: the first few after a microstep, all
+    ///   of them (`Int.max`) when a step ends.
     @usableFromInline
-    func invariantsHold() -> Bool {
-        guard let problem = invariantProblem() else { return true }
+    func invariantsHold(timers: Int = 64) -> Bool {
+        guard let problem = invariantProblem(timers: timers) else { return true }
         preconditionFailure("the machine of the chart '\(chart.name)' broke an invariant: \(problem)")
     }
 
     /// The first invariant the machine breaks, described; `nil` when it breaks none.
-    func invariantProblem() -> String? {
+    ///
+    /// - Parameter timers: How many pending timers, from the first, to check.
+    func invariantProblem(timers limit: Int = .max) -> String? {
         let layout = chart.layout
         let names = chart.stateNames
         if !active.isEmpty {
@@ -36,7 +43,7 @@ extension StateMachine {
             return "the machine is running with no active state"
         }
         guard let extras else { return nil }
-        if let problem = timerProblem(extras.timers, layout: layout, names: names) { return problem }
+        if let problem = timerProblem(extras.timers, upTo: limit, layout: layout, names: names) { return problem }
         guard let annex = extras.annex else { return nil }
         if annex.internalHead > annex.internalQueue.count || annex.externalHead > annex.externalQueue.count {
             return "a queue's read position is past its end"
@@ -76,14 +83,17 @@ extension StateMachine {
     }
 
     /// What is wrong with the timer queue: its shape, its order, or a timer that belongs to no
-    /// active state.
-    private func timerProblem(_ timers: TimerQueue<Event>, layout: ChartLayout, names: [String]) -> String? {
+    /// active state; among the first `limit` timers of the heap.
+    private func timerProblem(
+        _ timers: TimerQueue<Event>, upTo limit: Int, layout: ChartLayout, names: [String]
+    ) -> String? {
         if timers.hasSole && !timers.heap.isEmpty { return "a timer is both the sole one and in the heap" }
         if timers.heap.count == 1 { return "the timer heap holds one timer, which belongs alone" }
-        for index in timers.heap.indices.dropFirst() where timers.heap[index].precedes(timers.heap[(index - 1) / 2]) {
+        let checked = timers.heap.indices.prefix(limit)
+        for index in checked.dropFirst() where timers.heap[index].precedes(timers.heap[(index - 1) / 2]) {
             return "the timer heap is out of order at \(index)"
         }
-        let pending = timers.hasSole ? [timers.sole] : timers.heap
+        let pending = timers.hasSole ? [timers.sole] : Array(timers.heap[checked])
         for timer in pending {
             if timer.owner < 0 {
                 if timer.delayed == nil { return "a delayed event's timer has no event" }

@@ -210,6 +210,8 @@ extension StateMachine {
             if reactOrReport(to: signal, origin: origin, observer: &observer) { microsteps += 1 }
         }
         if status == .finished { finish() }
+        // The step is over: every pending timer, not only the first few as after each microstep.
+        assert(invariantsHold(timers: .max))
     }
 
     /// Tells the data model (if the context is one) and the observer that `signal` is next.
