@@ -37,12 +37,9 @@ struct ChartSource {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int,
             size > limits.documentSize
         {
-            var error = CommandError(
-                "\(path):1:1: error: the document has \(size) bytes, more than the limit documentSize of \(limits.documentSize) bytes (--document-size raises it)",
-                location: SourcePosition(file: path, line: 1, column: 1))
-            error.message =
-                "the document has \(size) bytes, more than the limit documentSize of \(limits.documentSize) bytes (--document-size raises it)"
-            throw error
+            throw CommandError(
+                "the document has \(size) bytes, more than the limit documentSize of \(limits.documentSize) bytes (--document-size raises it)",
+                at: SourcePosition(file: path, line: 1, column: 1))
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandError("\(path) cannot be read")

@@ -34,12 +34,30 @@ public struct CheckCommand: ParsableCommand {
     /// A command ready to parse.
     public init() {}
 
+    /// One finding; under `--json`, its place as `file`, `line` and `column`, as errors give it,
+    /// and as one `location` string (`FILE:LINE:COLUMN`) too.
     struct Finding: Encodable {
         var severity: String
         var code: String
         var message: String
         var state: String?
-        var location: String?
+        var place: SourcePosition?
+
+        var location: String? { place.map { "\($0)" } }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(severity, forKey: .severity)
+            try container.encode(code, forKey: .code)
+            try container.encode(message, forKey: .message)
+            try container.encodeIfPresent(state, forKey: .state)
+            try container.encode(place?.file, forKey: .file)
+            try container.encode(place?.line, forKey: .line)
+            try container.encode(place?.column, forKey: .column)
+            try container.encodeIfPresent(location, forKey: .location)
+        }
+
+        enum CodingKeys: String, CodingKey { case severity, code, message, state, file, line, column, location }
     }
 
     /// Prints the findings and fails as the severities say.
@@ -49,12 +67,12 @@ public struct CheckCommand: ParsableCommand {
         var findings = source.chart.warnings.map { warning in
             Finding(
                 severity: warning.severity.rawValue, code: "document", message: warning.message, state: nil,
-                location: "\(warning.location)")
+                place: warning.location)
         }
         findings += statechart.diagnostics().map { diagnostic in
             Finding(
                 severity: diagnostic.severity.rawValue, code: diagnostic.code.rawValue, message: diagnostic.message,
-                state: diagnostic.state, location: diagnostic.location.map { "\($0)" })
+                state: diagnostic.state, place: diagnostic.location)
         }
         if json {
             let encoder = JSONEncoder()

@@ -54,6 +54,9 @@ public struct StatechartCommand: AsyncParsableCommand {
             guard status != .success, !message.isEmpty else { exit(withError: error) }
             if arguments.contains("--json") {
                 printJSON(errorJSON(error))
+            } else if let error = error as? CommandError, error.isInDocument {
+                // FILE:LINE:COLUMN: error: MESSAGE at the start of each line, as compilers write.
+                printToStandardError(error.description)
             } else {
                 // What the argument parser would write, made printable: a message may quote a
                 // document or an argument.
@@ -63,29 +66,45 @@ public struct StatechartCommand: AsyncParsableCommand {
         }
     }
 
-    /// The JSON form of an error: `{"error": {"message": ..., "file": ..., "line": ..., "column": ...}}`,
-    /// with `null` where the error is not in a document.
+    /// The JSON form of an error: `{"error": {"message": ..., "file": ..., "line": ..., "column": ...},
+    /// "problems": [{"severity": ..., "message": ..., "file": ..., "line": ..., "column": ...}, ...]}`,
+    /// with `null` where a problem is not in a document. `error` is the first problem; `problems`
+    /// holds every one, in document order.
     public static func errorJSON(_ error: any Error) -> String {
-        let body: ErrorBody
+        let problems: [CommandError.Problem]
         if let error = error as? CommandError {
-            body = ErrorBody(
-                message: error.message, file: error.location?.file, line: error.location?.line,
-                column: error.location?.column)
+            problems = error.problems
         } else {
             var message = fullMessage(for: error)
             if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
             // A usage error's message ends with a usage line; the first line says what is wrong.
-            body = ErrorBody(
-                message: String(message.split(separator: "\n").first ?? ""), file: nil, line: nil, column: nil)
+            problems = [CommandError.Problem(message: String(message.split(separator: "\n").first ?? ""))]
         }
+        let bodies = problems.map { problem in
+            ErrorBody(
+                severity: problem.severity, message: problem.message, file: problem.location?.file,
+                line: problem.location?.line, column: problem.location?.column)
+        }
+        var first = bodies.first ?? ErrorBody(severity: "error", message: "unknown error")
+        first.severity = nil
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(["error": body]) else { return #"{"error":{"message":"unknown error"}}"# }
+        guard let data = try? encoder.encode(ErrorReport(error: first, problems: bodies)) else {
+            return #"{"error":{"message":"unknown error"}}"#
+        }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The object ``errorJSON(_:)`` writes.
+    struct ErrorReport: Encodable {
+        var error: ErrorBody
+        var problems: [ErrorBody]
     }
 
     /// The fields of ``errorJSON(_:)``.
     struct ErrorBody: Encodable {
+        /// `error` or `warning`; left out of the `error` object, which is always an error.
+        var severity: String?
         var message: String
         var file: String?
         var line: Int?
@@ -93,12 +112,13 @@ public struct StatechartCommand: AsyncParsableCommand {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
+            if let severity { try container.encode(severity, forKey: .severity) }
             try container.encode(message, forKey: .message)
             try container.encode(file, forKey: .file)
             try container.encode(line, forKey: .line)
             try container.encode(column, forKey: .column)
         }
 
-        enum CodingKeys: String, CodingKey { case message, file, line, column }
+        enum CodingKeys: String, CodingKey { case severity, message, file, line, column }
     }
 }

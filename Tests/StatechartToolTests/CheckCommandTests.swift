@@ -61,19 +61,25 @@ struct CheckCommandTests {
                 """)
     }
 
-    @Test("--json prints the findings")
+    @Test("--json prints the findings, each with its file, line and column as errors have them")
     func json() async throws {
         let output = try await CommandLine.run(["check", "--json", "\(Self.fixtures)/trap.scxml"])
         struct Finding: Decodable, Equatable {
             var severity: String
             var code: String
             var state: String?
+            var file: String?
+            var line: Int?
+            var column: Int?
             var location: String?
         }
         let findings = try JSONDecoder().decode([Finding].self, from: Data(output.standardOutput.utf8))
+        let file = "\(Self.fixtures)/trap.scxml"
         #expect(
             findings == [
-                Finding(severity: "warning", code: "trap", state: "stuck", location: "\(Self.fixtures)/trap.scxml:5:3")
+                Finding(
+                    severity: "warning", code: "trap", state: "stuck", file: file, line: 5, column: 3,
+                    location: "\(file):5:3")
             ])
     }
 }

@@ -179,6 +179,10 @@ struct RunCommandTests {
         #expect(error["message"] as? String == message)
         #expect(error["file"] is NSNull)
         #expect(error.keys.sorted() == ["column", "file", "line", "message"])
+        let problems = try #require(last?["problems"] as? [[String: Any]])
+        #expect(problems.count == 1)
+        #expect(problems.first?["message"] as? String == message)
+        #expect(problems.first?["severity"] as? String == "error")
     }
 
     @Test("under --json, a document that cannot be built is reported with its file, line and column")
@@ -200,6 +204,39 @@ struct RunCommandTests {
             #expect(error["line"] as? Int == 2)
             #expect((error["column"] as? Int ?? 0) > 0)
             #expect((error["message"] as? String ?? "").contains("nowhere"))
+        }
+    }
+
+    @Test("a document with three problems: the text gives each at the start of its line, the JSON all three")
+    func everyProblem() async throws {
+        let directory = try CommandLine.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("three.scxml")
+        try """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+          <state id="a"><transition event="go" target="nowhere"/></state>
+          <state id="b"><transition event="go" target="elsewhere"/></state>
+          <state id="c"><transition event="go" target="away"/></state>
+        </scxml>
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let plain = try await CommandLine.run(["run", file.path])
+        #expect(plain.status == 1)
+        let lines = plain.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.map { $0.hasPrefix("\(file.path):") && $0.contains(": error: ") } == [true, true, true])
+        #expect(lines.map { $0.split(separator: ":").dropFirst().first } == ["2", "3", "4"])
+        for command in ["run", "check"] {
+            let output = try await CommandLine.run([command, file.path, "--json"])
+            #expect(output.status == 1)
+            let object = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
+            let problems = try #require(object?["problems"] as? [[String: Any]])
+            #expect(problems.map { $0["line"] as? Int } == [2, 3, 4])
+            #expect(problems.map { $0["file"] as? String } == Array(repeating: file.path, count: 3))
+            #expect(
+                zip(problems, ["nowhere", "elsewhere", "away"]).allSatisfy { problem, target in
+                    (problem["message"] as? String ?? "").contains(target) && problem["severity"] as? String == "error"
+                })
+            let error = try #require(object?["error"] as? [String: Any])
+            #expect(error["message"] as? String == problems.first?["message"] as? String, "no \"(and 2 more)\"")
         }
     }
 
@@ -263,7 +300,9 @@ struct RunCommandTests {
         """.write(to: file, atomically: true, encoding: .utf8)
         let output = try await CommandLine.run(["run", file.path])
         #expect(output.status != 0)
-        #expect(output.standardError.hasPrefix("Error: \(file.path):2:"))
+        // As a compiler writes it, so that editors and CI annotations find it: no `Error: ` before.
+        #expect(output.standardError.hasPrefix("\(file.path):2:"))
+        #expect(output.standardError.contains(": error: "))
         #expect(output.standardError.contains("nowhere"))
         #expect(output.standardError.split(separator: "\n").count == 1)
     }
