@@ -33,7 +33,10 @@ if [[ "$(id -u)" != "0" ]]; then
   sudo="sudo"
 fi
 echo "installing the libraries the package builds against (${missing[*]})..." >&2
-if ! $sudo apt-get install -y -qq "${missing[@]}" >/dev/null; then
+# A fresh machine has no package lists yet: the first try is quiet, and only the try after
+# `apt-get update` says why it failed.
+if ! $sudo apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1; then
+  echo "reading the package lists first (apt-get update)..." >&2
   $sudo apt-get update -qq >/dev/null
   $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
