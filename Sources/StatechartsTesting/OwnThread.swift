@@ -52,68 +52,16 @@ package enum OwnThread {
     }
 }
 
-/// A task executor with a thread of its own, at a lower priority than Swift's pool: the jobs of
-/// one test that computes for seconds.
-///
-/// Its thread runs the jobs in order and ends once the executor is released and no job is left.
-/// On Linux its nice value is 10, a per-thread attribute there, so that when the cores are busy
-/// the pool's threads (and the timers, streams and actors of the tests on them) come first; the
-/// executor's work takes what they leave. Elsewhere its quality of service is `utility`.
+/// A task executor with a thread of its own: a serial Dispatch queue, which Dispatch gives a
+/// thread outside the pool that Swift's tasks share.
 package final class OwnThreadExecutor: TaskExecutor {
-    private let jobs = JobQueue()
+    private let queue: DispatchQueue
 
     /// An executor whose thread is named `label` in a debugger.
-    package init(label: String) {
-        let jobs = jobs
-        let thread = Thread { jobs.run() }
-        thread.name = label
-        thread.stackSize = OwnThread.stackSize
-        #if !canImport(Glibc)
-        thread.qualityOfService = .utility
-        #endif
-        thread.start()
-    }
-
-    deinit { jobs.close() }
+    package init(label: String) { queue = DispatchQueue(label: label) }
 
     package func enqueue(_ job: consuming ExecutorJob) {
-        jobs.push(UnownedJob(job), on: asUnownedTaskExecutor())
-    }
-
-    /// The jobs waiting for the thread, and whether more can come.
-    private final class JobQueue: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var waiting: [(job: UnownedJob, executor: UnownedTaskExecutor)] = []
-        private var closed = false
-
-        func push(_ job: UnownedJob, on executor: UnownedTaskExecutor) {
-            condition.withLock {
-                waiting.append((job, executor))
-                condition.signal()
-            }
-        }
-
-        func close() {
-            condition.withLock {
-                closed = true
-                condition.signal()
-            }
-        }
-
-        /// The thread's loop: runs each job as it comes, until closed and empty.
-        func run() {
-            #if canImport(Glibc)
-            // Linux: `who` 0 is the calling thread.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-            #endif
-            while true {
-                let next: (job: UnownedJob, executor: UnownedTaskExecutor)? = condition.withLock {
-                    while waiting.isEmpty && !closed { condition.wait() }
-                    return waiting.isEmpty ? nil : waiting.removeFirst()
-                }
-                guard let next else { return }
-                next.job.runSynchronously(on: next.executor)
-            }
-        }
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// A trait that runs each test of a suite, or a test, on a thread of its own: for tests that
@@ -10,9 +11,11 @@ import Testing
 /// test on the real clock then fails for want of a thread, not for a fault of its own. Code
 /// isolated to an actor still runs on that actor's executor.
 ///
-/// Its thread runs at a lower priority than the pool's (``OwnThreadExecutor``): however many such
-/// tests run at once, they take only the time the pool's threads leave, so they cannot crowd out
-/// the wall-clock limits of the tests on the pool (a script's time, a connection's timeout).
+/// No more such tests run at once than the machine has cores; the others wait for a slot without
+/// holding a thread. More would crowd out the pool's own threads on the cores, and the wall-clock
+/// limits of the tests on the pool (a script's time, a connection's timeout) with them. A test's
+/// time limit counts its wait for a slot. (A lower priority for these threads instead of slots was
+/// tried: their locks, and the thread sanitizer's, then held up the pool's threads.)
 package struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     package var isRecursive: Bool { true }
 
@@ -23,11 +26,13 @@ package struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        // Held until the test and its child tasks are done: released, its thread ends.
-        let executor = OwnThreadExecutor(label: test.name)
-        try await withTaskExecutorPreference(executor) { try await function() }
-        withExtendedLifetime(executor) {}
+        try await Self.slots.holding {
+            try await withTaskExecutorPreference(OwnThreadExecutor(label: test.name)) { try await function() }
+        }
     }
+
+    /// The tests that may run at once on threads of their own.
+    static let slots = Slots(ProcessInfo.processInfo.activeProcessorCount)
 }
 
 extension Trait where Self == OwnThreadTrait {

@@ -1,7 +1,7 @@
 import Statecharts
 
-/// A counting semaphore whose waiters wait without holding a thread: how many child processes run
-/// at once.
+/// A counting semaphore whose waiters wait without holding a thread: how many child processes, or
+/// tests on threads of their own, run at once.
 package final class Slots: Sendable {
     private let state: Locked<(free: Int, waiters: [CheckedContinuation<Void, Never>])>
 
@@ -33,5 +33,12 @@ package final class Slots: Sendable {
             return state.waiters.removeFirst()
         }
         next?.resume()
+    }
+
+    /// Runs `body` holding a slot.
+    package func holding<Value>(_ body: () async throws -> Value) async rethrows -> Value {
+        await acquire()
+        defer { release() }
+        return try await body()
     }
 }

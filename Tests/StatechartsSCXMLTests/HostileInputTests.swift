@@ -6,6 +6,8 @@ import Testing
 
 /// Input built to hurt: huge, deep, wide or looping charts and enormous names. Each gets a clear
 /// error or works; none crashes, overflows the stack or hangs.
+// A test's time limit counts its wait for one of the `.ownThread` slots (as many as cores), behind
+// the other suites that compute for seconds: 3 minutes, where each of these ends in seconds alone.
 @Suite(.ownThread) struct HostileInputTests {
     static let header = #"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">"#
 
@@ -138,7 +140,7 @@ import Testing
 
     @Test(
         "a state that sends itself an event it re-enters on stops at the limit, and the session goes on",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(3)))
     func sentEventLoop() throws {
         // Found by the fuzzer: each delivery is a call of its own to the machine, so only the
         // session's count of the whole cascade can stop it.
@@ -174,7 +176,7 @@ import Testing
 
     @Test(
         "a parent and a child that answer each other for ever stop at the limit of the whole cascade",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(3)))
     func sessionsPingPong() throws {
         let text =
             Self.header + #"""
@@ -207,7 +209,7 @@ import Testing
     /// Each file of `Fixtures/Fuzz` once crashed or hung the reader or a session (see
     /// Scripts/fuzz.sh); now each gets diagnostics, or builds and runs the steps the fuzzer ran.
     @Test(
-        "inputs the fuzzer found are read and run without a crash or a hang", .timeLimit(.minutes(1)),
+        "inputs the fuzzer found are read and run without a crash or a hang", .timeLimit(.minutes(3)),
         arguments: (try? FileManager.default.contentsOfDirectory(atPath: fuzzFindings.path))?.sorted() ?? [])
     func fuzzFinding(name: String) throws {
         let data = try Data(contentsOf: Self.fuzzFindings.appendingPathComponent(name))
