@@ -14,8 +14,9 @@ import Testing
 /// No more such tests run at once than the machine has cores; the others wait for a slot without
 /// holding a thread. More would crowd out the pool's own threads on the cores, and the wall-clock
 /// limits of the tests on the pool (a script's time, a connection's timeout) with them. A test's
-/// time limit counts its wait for a slot. (A lower priority for these threads instead of slots was
-/// tried: their locks, and the thread sanitizer's, then held up the pool's threads.)
+/// time limit counts its wait for a slot. (A lower priority for these threads, instead of slots,
+/// was tried: under the thread sanitizer the tests on the pool then ran out of time, most likely
+/// waiting on locks that the low-priority threads held.)
 package struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     package var isRecursive: Bool { true }
 
