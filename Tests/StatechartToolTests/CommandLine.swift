@@ -28,6 +28,13 @@ enum CommandLine {
         return directory
     }
 
+    /// `text` written as `name` in a new temporary folder: remove the file's folder when done.
+    static func document(_ text: String, named name: String) throws -> URL {
+        let file = try temporaryDirectory().appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
     struct Output {
         var status: Int32
         var standardOutput: String

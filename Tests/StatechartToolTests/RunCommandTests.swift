@@ -128,17 +128,16 @@ struct RunCommandTests {
 
     @Test("-e NAME=JSON sends the event with its data, which guards read; -e steps run in order")
     func eventData() async throws {
-        let directory = try CommandLine.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("login.scxml")
-        try """
-        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="out">
-          <state id="out">
-            <transition event="login" cond="_event.data.user === 'ann' &amp;&amp; _event.data.codes[1] === 2" target="in"/>
-          </state>
-          <state id="in"><transition event="logout" target="out"/></state>
-        </scxml>
-        """.write(to: file, atomically: true, encoding: .utf8)
+        let file = try CommandLine.document(
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="out">
+              <state id="out">
+                <transition event="login" cond="_event.data.user === 'ann' &amp;&amp; _event.data.codes[1] === 2" target="in"/>
+              </state>
+              <state id="in"><transition event="logout" target="out"/></state>
+            </scxml>
+            """, named: "login.scxml")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let output = try await CommandLine.run([
             "run", file.path, "-e", #"login={"user": "bob", "codes": [1, 2]}"#, "-e", "wait 1s",
             "-e", #"login={"user": "ann", "codes": [1, 2]}"#, "--json",
@@ -187,14 +186,13 @@ struct RunCommandTests {
 
     @Test("under --json, a document that cannot be built is reported with its file, line and column")
     func jsonLoadError() async throws {
-        let directory = try CommandLine.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("broken.scxml")
-        try """
-        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
-          <state id="a"><transition event="go" target="nowhere"/></state>
-        </scxml>
-        """.write(to: file, atomically: true, encoding: .utf8)
+        let file = try CommandLine.document(
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+              <state id="a"><transition event="go" target="nowhere"/></state>
+            </scxml>
+            """, named: "broken.scxml")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         for command in ["run", "check"] {
             let output = try await CommandLine.run([command, file.path, "--json"])
             #expect(output.status == 1)
@@ -209,16 +207,15 @@ struct RunCommandTests {
 
     @Test("a document with three problems: the text gives each at the start of its line, the JSON all three")
     func everyProblem() async throws {
-        let directory = try CommandLine.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("three.scxml")
-        try """
-        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
-          <state id="a"><transition event="go" target="nowhere"/></state>
-          <state id="b"><transition event="go" target="elsewhere"/></state>
-          <state id="c"><transition event="go" target="away"/></state>
-        </scxml>
-        """.write(to: file, atomically: true, encoding: .utf8)
+        let file = try CommandLine.document(
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+              <state id="a"><transition event="go" target="nowhere"/></state>
+              <state id="b"><transition event="go" target="elsewhere"/></state>
+              <state id="c"><transition event="go" target="away"/></state>
+            </scxml>
+            """, named: "three.scxml")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let plain = try await CommandLine.run(["run", file.path])
         #expect(plain.status == 1)
         let lines = plain.standardError.split(separator: "\n").map(String.init)
@@ -290,14 +287,13 @@ struct RunCommandTests {
 
     @Test("a malformed document is reported at its line and column")
     func malformedDocument() async throws {
-        let directory = try CommandLine.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("broken.scxml")
-        try """
-        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
-          <state id="a"><transition event="go" target="nowhere"/></state>
-        </scxml>
-        """.write(to: file, atomically: true, encoding: .utf8)
+        let file = try CommandLine.document(
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+              <state id="a"><transition event="go" target="nowhere"/></state>
+            </scxml>
+            """, named: "broken.scxml")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let output = try await CommandLine.run(["run", file.path])
         #expect(output.status != 0)
         // As a compiler writes it, so that editors and CI annotations find it: no `Error: ` before.
