@@ -20,6 +20,9 @@ import StatechartsSCXML
 /// await http.shutdown()
 /// ```
 ///
+/// It is also a `LiveEventProcessor`: given to a `StatechartSystem`, it takes the sends of the live
+/// typed machines of the system (``deliver(_:)``).
+///
 /// A session's location, which `_ioprocessors['basichttp']['location']` gives its document, is
 /// `http://HOST:PORT/scxml/SESSIONID`. A POST there becomes an external event of that session: its
 /// name is the parameter `_scxmleventname`, or `HTTP.POST` without one; its data the other form
@@ -166,15 +169,8 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
 
     /// POSTs the event to `target` from a task of its own.
     public func send(_ event: SCXMLEvent, to target: String, from source: String, ticket: UInt64) -> Bool {
-        guard let url = URL(string: target), url.scheme == "http" || url.scheme == "https",
-            let host = url.host, limits.allowedHosts.contains(host)
-        else {
-            inbox.report(
-                .failed(
-                    ticket: ticket,
-                    reason:
-                        "'\(target)' is not an HTTP URL of an allowed host (\(limits.allowedHosts.sorted().joined(separator: ", ")))"
-                ))
+        if let refusal = refusal(of: target) {
+            inbox.report(.failed(ticket: ticket, reason: refusal))
             return false
         }
         guard inbox.beginSend(limit: limits.maximumSendsInFlight) else {
@@ -183,32 +179,54 @@ public final class BasicHTTPEventProcessor: SCXMLEventProcessor {
         }
         let awaited = inbox.isOwnSession(target, baseURL: baseURL)
         let (body, contentType, query) = Self.encode(event)
-        var request = HTTPClientRequest(url: query.map { target + (target.contains("?") ? "&" : "?") + $0 } ?? target)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: contentType)
-        request.headers.add(name: Self.ticketHeader, value: String(ticket))
-        request.headers.add(name: Self.originHeader, value: location(of: source))
-        if event.raw != nil { request.headers.add(name: Self.contentHeader, value: "percent-encoded") }
-        request.body = .bytes(ByteBuffer(string: body))
-        let timeout = TimeAmount.nanoseconds(Int64(limits.sendTimeout.components.seconds) * 1_000_000_000)
-        let client = client
+        var headers = [(Self.ticketHeader, String(ticket)), (Self.originHeader, location(of: source))]
+        if event.raw != nil { headers.append((Self.contentHeader, "percent-encoded")) }
         let inbox = inbox
         Task {
-            do {
-                let response = try await client.execute(request, timeout: timeout)
-                if (200..<300).contains(response.status.code) {
-                    inbox.endSend(.delivered(ticket: ticket))
-                } else {
-                    inbox.endSend(
-                        .failed(
-                            ticket: ticket,
-                            reason: "\(target) answered \(response.status.code) \(response.status.reasonPhrase)"))
-                }
-            } catch {
-                inbox.endSend(.failed(ticket: ticket, reason: "\(target) could not be reached: \(error)"))
+            if let failure = await post(body, contentType: contentType, query: query, to: target, headers: headers) {
+                inbox.endSend(.failed(ticket: ticket, reason: failure))
+            } else {
+                inbox.endSend(.delivered(ticket: ticket))
             }
         }
         return awaited
+    }
+
+    /// Why a send to `target` is refused before anything leaves the process: it is not an HTTP URL
+    /// of an allowed host. `nil` when it may go.
+    func refusal(of target: String) -> String? {
+        guard let url = URL(string: target), url.scheme == "http" || url.scheme == "https",
+            let host = url.host, limits.allowedHosts.contains(host)
+        else {
+            return
+                "'\(target)' is not an HTTP URL of an allowed host (\(limits.allowedHosts.sorted().joined(separator: ", ")))"
+        }
+        return nil
+    }
+
+    /// POSTs `body` to `target` (with `query` added to its URL) and waits for the answer; why it
+    /// failed, or `nil` when a `2xx` answered.
+    func post(
+        _ body: String, contentType: String, query: String?, to target: String, headers: [(String, String)]
+    ) async -> String? {
+        var request = HTTPClientRequest(url: query.map { target + (target.contains("?") ? "&" : "?") + $0 } ?? target)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: contentType)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(string: body))
+        let (seconds, attoseconds) = limits.sendTimeout.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let timeout = TimeAmount.nanoseconds(
+            overflow ? .max : whole.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            guard (200..<300).contains(response.status.code) else {
+                return "\(target) answered \(response.status.code) \(response.status.reasonPhrase)"
+            }
+            return nil
+        } catch {
+            return "\(target) could not be reached: \(error)"
+        }
     }
 
     /// What arrived and what the sends reported, in order.
@@ -392,10 +410,12 @@ extension BasicHTTPEventProcessor {
             }
         }
 
-        func endSend(_ arrival: SCXMLArrival) {
+        /// A send ended; `arrival` is what a session's send reports (a live machine's reports
+        /// nothing here: its delivery throws).
+        func endSend(_ arrival: SCXMLArrival?) {
             contents.withLock { contents in
                 contents.sendsInFlight -= 1
-                contents.arrivals.append(arrival)
+                if let arrival { contents.arrivals.append(arrival) }
             }
         }
 

@@ -102,3 +102,56 @@ struct ChartsThatInvokeChartsTests {
         #expect(await screen.snapshot.context.progress == 5)
     }
 }
+
+// The article's section "Sending outside the system": a thermometer whose readings leave through an
+// event I/O processor of the app's own.
+
+nonisolated enum ProbeState: Hashable, Sendable { case measuring, offline }
+nonisolated enum Probe: StatechartEvent, Sendable, Equatable {
+    case measured(Double)
+    nonisolated enum Kind: CaseIterable, Hashable, Sendable { case measured }
+    var kind: Kind { .measured }
+}
+nonisolated enum OutboxError: Error { case unknownQueue(String) }
+
+nonisolated final class ReadingsOutbox: LiveEventProcessor {
+    let types = ["readings"]
+    let (messages, continuation) = AsyncStream.makeStream(of: ProcessorMessage.self)
+
+    func deliver(_ message: ProcessorMessage) async throws {
+        guard message.target == "upload-queue" else { throw OutboxError.unknownQueue(message.target) }
+        continuation.yield(message)
+    }
+}
+
+@Suite("The article's thermometer and its outbox", .timeLimit(.minutes(1)))
+struct SendingOutsideTheSystemTests {
+    @Test("a reading sent with the processor's type reaches it, with the event, its name and the sender")
+    func reading() async throws {
+        let outbox = ReadingsOutbox()
+        let thermometerChart = try Statechart<ProbeState, Probe, Void>(initial: .measuring) {
+            StateNode(.measuring) {
+                On(.measured) { scope in
+                    if let reading = scope.event { scope.send(reading, to: "upload-queue", type: "readings") }
+                }
+                On(named: "error.communication", to: .offline)
+            }
+            StateNode(.offline)
+        }
+        let system = StatechartSystem(processors: [outbox])
+
+        #expect(system.processorTypes == ["readings"])
+        let thermometer = StatechartActor(thermometerChart)
+        try await thermometer.join(system, as: "thermometer")
+        try await thermometer.start()
+        try await thermometer.send(.measured(21.5))
+        var messages = outbox.messages.makeAsyncIterator()
+        let message = try #require(await messages.next())
+        #expect(message.event as? Probe == .measured(21.5))
+        #expect(message.name == "measured")
+        #expect(message.target == "upload-queue")
+        #expect(message.type == "readings")
+        #expect(message.sender == "thermometer")
+        #expect(await thermometer.snapshot.activeStates == [.measuring])
+    }
+}

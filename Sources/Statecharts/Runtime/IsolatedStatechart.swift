@@ -267,6 +267,12 @@ where Event.Kind: Hashable {
         wake(.received(event), isolation: isolation)
     }
 
+    /// A send of the machine's own that an event I/O processor could not deliver: processes
+    /// `error.communication` on the machine's actor.
+    func undeliveredThroughProcessor(_ outgoing: OutgoingEvent<Event>, reason: String, isolation: isolated any Actor) {
+        wake(.undelivered(outgoing, reason: reason), isolation: isolation)
+    }
+
     /// Processes a timer, an invocation's outcome or an undelivered send, on the machine's actor.
     @inlinable @inline(never)
     func handle(_ reason: LiveWakeUp<Event>) {

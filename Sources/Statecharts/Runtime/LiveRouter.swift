@@ -50,9 +50,7 @@ struct LiveRouter<State: Hashable, Event: StatechartEvent, Context>: EffectRoute
     /// Where `outgoing` goes: its parent, a child, a member of its system, or nobody.
     @usableFromInline
     func destination(of outgoing: OutgoingEvent<Event>) -> SendRouting {
-        if let type = outgoing.type {
-            return .undelivered(reason: "a live machine has no event I/O processor of the type '\(type)'")
-        }
+        if let type = outgoing.type, !Self.isSCXMLProcessor(type) { return sendThroughProcessor(outgoing, type: type) }
         if outgoing.target.utf8.first == UInt8(ascii: "#"), outgoing.target.hasPrefix("#_") {
             if deliverInFamily(outgoing) { return .delivered }
             return .undelivered(
@@ -67,6 +65,40 @@ struct LiveRouter<State: Hashable, Event: StatechartEvent, Context>: EffectRoute
         if deliver(outgoing, in: membership) { return .delivered }
         return .undelivered(
             reason: "no machine of the system has the id '\(outgoing.target)' and takes events of this type")
+    }
+
+    /// Whether `type` names SCXML's own event I/O processor, the default (SCXML 1.0, section C.1):
+    /// a send with it goes where one without a type goes.
+    @usableFromInline
+    static func isSCXMLProcessor(_ type: String) -> Bool {
+        type == "http://www.w3.org/TR/scxml/#SCXMLEventProcessor" || type == "scxml"
+    }
+
+    /// Hands `outgoing` to the system's event I/O processor of `type`; nobody takes it when the
+    /// machine is in no system, or the system has no such processor.
+    @usableFromInline
+    func sendThroughProcessor(_ outgoing: OutgoingEvent<Event>, type: String) -> SendRouting {
+        guard let membership = attachments.membership else {
+            return .undelivered(
+                reason:
+                    "a live machine sends through an event I/O processor ('\(type)') only as a member of a StatechartSystem that has one"
+            )
+        }
+        guard let processor = membership.system.processor(ofType: type) else {
+            let known = membership.system.processorTypes
+            return .undelivered(
+                reason: "the system has no event I/O processor of the type '\(type)'"
+                    + (known.isEmpty ? "" : " (it has \(known.map { "'\($0)'" }.joined(separator: ", ")))"))
+        }
+        // A machine joins a system only with events of a `Sendable` type.
+        let message = ProcessorMessage(
+            boxed: SystemEvent(value: outgoing.event), name: Event.name(of: outgoing.event.kind),
+            target: outgoing.target, type: type,
+            sender: membership.id, sendID: outgoing.id)
+        membership.system.send(
+            message, outgoing: SystemEvent(value: outgoing), through: processor, from: membership,
+            after: outgoing.delay, on: wheel)
+        return .delivered
     }
 
     @inlinable

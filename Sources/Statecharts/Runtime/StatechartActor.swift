@@ -204,6 +204,12 @@ public actor StatechartActor<
         wake(.received(event))
     }
 
+    /// A send of the machine's own that an event I/O processor could not deliver: processes
+    /// `error.communication` through the chart's specialised handler.
+    func undeliveredThroughProcessor(_ outgoing: OutgoingEvent<Event>, reason: String) {
+        wake(.undelivered(outgoing, reason: reason))
+    }
+
     /// An event the child machine run by `invocation` sent to `#_parent`.
     func receiveFromChild(_ event: sending Event, invocation: InvocationID) {
         wake(.fromChild(event, invocation))

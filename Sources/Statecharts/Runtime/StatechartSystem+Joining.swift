@@ -15,6 +15,10 @@ extension StatechartActor {
             receive: { [weak self] event in
                 guard let self, let typed = event.value as? Event else { return }
                 await self.receiveFromSystem(typed)
+            },
+            undelivered: { [weak self] outgoing, reason in
+                guard let self, let typed = outgoing.value as? OutgoingEvent<Event> else { return }
+                await self.undeliveredThroughProcessor(typed, reason: reason)
             })
         try system.add(mailbox, as: id)
         live.mutableAttachments().membership = SystemMembership(system: system, id: id, mailbox: mailbox)
@@ -52,6 +56,9 @@ protocol SystemReceiver<Event>: AnyObject, Sendable {
     var isAlive: Bool { get }
     /// Processes an event from another member, where the machine lives.
     func receive(_ event: Event) async
+    /// Processes `error.communication` for a send of the machine's own that an event I/O processor
+    /// could not deliver, where the machine lives.
+    func undelivered(_ outgoing: OutgoingEvent<Event>, reason: String) async
 }
 
 extension SystemMailbox {
@@ -63,6 +70,10 @@ extension SystemMailbox {
             receive: { event in
                 guard let typed = event.value as? Event else { return }
                 await receiver.receive(typed)
+            },
+            undelivered: { outgoing, reason in
+                guard let typed = outgoing.value as? OutgoingEvent<Event> else { return }
+                await receiver.undelivered(typed, reason: reason)
             })
     }
 }
@@ -90,5 +101,13 @@ where Event.Kind: Hashable {
 
     private func receive(_ event: Event, isolation: isolated any Actor) {
         machine?.receiveFromSystem(event, isolation: isolation)
+    }
+
+    func undelivered(_ outgoing: OutgoingEvent<Event>, reason: String) async {
+        await undelivered(outgoing, reason: reason, isolation: isolation)
+    }
+
+    private func undelivered(_ outgoing: OutgoingEvent<Event>, reason: String, isolation: isolated any Actor) {
+        machine?.undeliveredThroughProcessor(outgoing, reason: reason, isolation: isolation)
     }
 }

@@ -19,16 +19,38 @@
 /// A member is held weakly: releasing a machine removes it. Events sent to a member arrive in the
 /// order they were sent by any one sender; what its `send` throws (an event it rejects, a limit)
 /// goes to its inspection hook, not back to the sender.
+///
+/// A system given event I/O processors (``LiveEventProcessor``) takes its members' sends with a
+/// `type` to them: `scope.send(event, to: url, type: "basichttp")` reaches an HTTP endpoint
+/// through StatechartsHTTP's processor.
 public final class StatechartSystem: Sendable {
     private let members = Locked<[String: SystemMailbox]>([:])
     /// Delayed sends waiting on a sender's clock.
     private let delayed = DelayedPosts()
+    /// The event I/O processors, by each of their types.
+    private let processorsByType: [String: any LiveEventProcessor]
 
-    /// An empty system.
-    public init() {}
+    /// A system without members, whose members send through `processors`.
+    ///
+    /// - Parameter processors: The event I/O processors the members' sends with a `type` go to.
+    ///   When two name the same type, the first given takes it.
+    public init(processors: [any LiveEventProcessor] = []) {
+        var byType: [String: any LiveEventProcessor] = [:]
+        for processor in processors {
+            for type in processor.types where byType[type] == nil { byType[type] = processor }
+        }
+        processorsByType = byType
+    }
 
     /// The ids of the machines in the system, sorted.
     public var ids: [String] { members.withLock { $0.keys.sorted() } }
+
+    /// The `type` values the system's event I/O processors take, sorted.
+    public var processorTypes: [String] { processorsByType.keys.sorted() }
+
+    /// The processor of this `type`.
+    @usableFromInline
+    func processor(ofType type: String) -> (any LiveEventProcessor)? { processorsByType[type] }
 
     /// Adds a mailbox under `id`.
     @usableFromInline
@@ -70,6 +92,21 @@ public final class StatechartSystem: Sendable {
         return true
     }
 
+    /// Hands `message` to `processor` for the member `sender`: now, or after `delay` on `wheel`'s
+    /// clock unless the sender cancels it by `id` first. What the processor cannot deliver comes
+    /// back to the sender as `outgoing`'s `error.communication`.
+    @usableFromInline
+    func send(
+        _ message: ProcessorMessage, outgoing: SystemEvent, through processor: any LiveEventProcessor,
+        from sender: SystemMembership, after delay: Duration, on wheel: TimerWheel
+    ) {
+        let outbox = sender.outbox(for: processor)
+        guard delay > .zero else { return outbox.post(message, outgoing: outgoing) }
+        delayed.add(after: delay, on: wheel, id: message.sendID, sender: sender.id) {
+            outbox.post(message, outgoing: outgoing)
+        }
+    }
+
     /// Withdraws the delayed sends of `sender` with `id`; how many.
     @discardableResult @usableFromInline
     func cancelDelayed(id: String, from sender: String) -> Int {
@@ -108,7 +145,8 @@ struct SystemEvent: @unchecked Sendable {
 
 /// Where a system delivers the events of one member: the events for it, in the order they came,
 /// which one task at a time hands to the member where it lives. The task is started when an event
-/// arrives at an empty mailbox, and ends when it has emptied it.
+/// arrives at an empty mailbox, and ends when it has emptied it. The reports of its own sends that
+/// an event I/O processor could not deliver come back the same way, in order with the events.
 ///
 /// Not generic: the member's joining, inlined where the machine's types are known, gives it
 /// closures specialised for them, so that a delivery runs no generic code.
@@ -118,17 +156,22 @@ final class SystemMailbox: Sendable {
     private let isMember: @Sendable () -> Bool
     private let takes: @Sendable (SystemEvent) -> Bool
     private let receive: @Sendable (SystemEvent) async -> Void
+    private let undelivered: (@Sendable (SystemEvent, String) async -> Void)?
 
     /// A mailbox of a member that is alive while `alive` says so, takes the events `accepts`
-    /// accepts, and processes each with `receive`, where it lives.
+    /// accepts, and processes each with `receive`, where it lives; `undelivered` processes the
+    /// report of a send of its own that a processor could not deliver (the boxed `OutgoingEvent`
+    /// and the reason), when the member can send through processors.
     @usableFromInline
     init(
         alive: @escaping @Sendable () -> Bool, accepts: @escaping @Sendable (SystemEvent) -> Bool,
-        receive: @escaping @Sendable (SystemEvent) async -> Void
+        receive: @escaping @Sendable (SystemEvent) async -> Void,
+        undelivered: (@Sendable (SystemEvent, String) async -> Void)? = nil
     ) {
         isMember = alive
         takes = accepts
         self.receive = receive
+        self.undelivered = undelivered
     }
 
     /// Whether the member's machine is still alive.
@@ -140,9 +183,21 @@ final class SystemMailbox: Sendable {
     /// Queues the event; whether the member took it.
     func post(_ event: SystemEvent) -> Bool {
         guard takes(event), isMember() else { return false }
+        return enqueue(.event(event))
+    }
+
+    /// Queues the report that a send of the member's own (`outgoing`, a boxed `OutgoingEvent` of
+    /// its event type) could not be delivered; whether the member is there to take it.
+    @discardableResult
+    func postUndelivered(_ outgoing: SystemEvent, reason: String) -> Bool {
+        guard undelivered != nil, isMember() else { return false }
+        return enqueue(.undelivered(outgoing, reason: reason))
+    }
+
+    private func enqueue(_ item: MailItem) -> Bool {
         let startReader = contents.withLock { contents in
             guard !contents.closed else { return false as Bool? }
-            contents.events.append(event)
+            contents.items.append(item)
             defer { contents.reading = true }
             return !contents.reading
         }
@@ -153,9 +208,12 @@ final class SystemMailbox: Sendable {
 
     /// Hands the events to the member, in order, until the mailbox is empty.
     private func read() async {
-        while let event = contents.withLock({ $0.next() }) {
+        while let item = contents.withLock({ $0.next() }) {
             guard isMember() else { return }
-            await receive(event)
+            switch item {
+            case .event(let event): await receive(event)
+            case .undelivered(let outgoing, let reason): await undelivered?(outgoing, reason)
+            }
         }
     }
 
@@ -163,29 +221,36 @@ final class SystemMailbox: Sendable {
     func close() {
         contents.withLock { contents in
             contents.closed = true
-            contents.events.removeAll()
+            contents.items.removeAll()
         }
     }
 }
 
-/// The events of a mailbox not handed to its member yet.
+/// What waits in a mailbox: an event for the member, or the report of a send of its own that
+/// could not be delivered.
+enum MailItem {
+    case event(SystemEvent)
+    case undelivered(SystemEvent, reason: String)
+}
+
+/// The items of a mailbox not handed to its member yet.
 struct MailQueue {
-    var events: [SystemEvent] = []
+    var items: [MailItem] = []
     var head = 0
     /// Whether a task is handing them to the member.
     var reading = false
     var closed = false
 
-    /// The next event; `nil`, and no task reading, once empty.
-    mutating func next() -> SystemEvent? {
-        guard head < events.count else {
-            events.removeAll(keepingCapacity: true)
+    /// The next item; `nil`, and no task reading, once empty.
+    mutating func next() -> MailItem? {
+        guard head < items.count else {
+            items.removeAll(keepingCapacity: true)
             head = 0
             reading = false
             return nil
         }
         defer { head += 1 }
-        return events[head]
+        return items[head]
     }
 }
 
@@ -195,12 +260,24 @@ final class SystemMembership: Sendable {
     @usableFromInline let system: StatechartSystem
     @usableFromInline let id: String
     let mailbox: SystemMailbox
+    /// Its sends through each event I/O processor, in order.
+    private let outboxes = Locked<[ObjectIdentifier: ProcessorOutbox]>([:])
 
     @usableFromInline
     init(system: StatechartSystem, id: String, mailbox: SystemMailbox) {
         self.system = system
         self.id = id
         self.mailbox = mailbox
+    }
+
+    /// The member's outbox at `processor`, made on first use.
+    func outbox(for processor: any LiveEventProcessor) -> ProcessorOutbox {
+        outboxes.withLock { outboxes in
+            if let outbox = outboxes[ObjectIdentifier(processor)] { return outbox }
+            let outbox = ProcessorOutbox(processor: processor, sender: mailbox)
+            outboxes[ObjectIdentifier(processor)] = outbox
+            return outbox
+        }
     }
 
     /// Leaves the system.
