@@ -1,6 +1,7 @@
 import Foundation
 import Statecharts
 import StatechartsSCXML
+import StatechartsTesting
 
 /// A document run step by step on a virtual clock, for `run` and `repl`: an ``SCXMLSession``, as
 /// the library and `statechart test` run it, with the sessions it invokes.
@@ -9,6 +10,9 @@ struct ChartSession {
     var session: SCXMLSession
     /// The event names the chart knows.
     let eventNames: [String]
+    /// The events the document sends itself after a delay (``SCXMLDocument/timerEventNames``):
+    /// they come when time passes, and are listed apart from those a user sends.
+    let timerNames: Set<String>
     /// How long to wait, in real time, for events on their way through event I/O processors.
     let eventWaitLimit: Duration
 
@@ -86,6 +90,7 @@ struct ChartSession {
             recordsMicrosteps: true)
         session = SCXMLSession(chart: source.chart, options: options)
         eventNames = source.chart.statechart.eventNames
+        timerNames = source.chart.document.timerEventNames
     }
 
     /// The options the session runs with.
@@ -213,7 +218,7 @@ struct ChartSession {
         stepsTaken += 1
         guard stepsTaken > maximumSteps else { return }
         throw CommandError(
-            "the run was stopped after \(maximumSteps) steps (events and instants at which timers fired; --max-steps raises it); the chart is at [\(session.activeStates.joined(separator: ", "))] at \(session.now)"
+            "the run was stopped after \(maximumSteps) steps (events and instants at which timers fired; --max-steps raises it); the chart is at \(TerminalOutput.configuration(session.activeStates)) at \(session.now)"
         )
     }
 
@@ -229,8 +234,17 @@ struct ChartSession {
             }
     }
 
-    /// The events some transition of the active states (or their ancestors) takes now.
-    var eventsHandledNow: [String] { session.machine.handledEventNames }
+    /// The events some transition of the active states (or their ancestors) takes now, besides
+    /// the document's timers, which come as time passes (``pendingTimers``).
+    var eventsHandledNow: [String] { session.machine.handledEventNames.filter { !timerNames.contains($0) } }
+
+    /// The top session's pending timers, soonest first, as `timeout in 60s`: what waiting lets
+    /// happen.
+    var pendingTimers: [String] {
+        session.machine.pendingTimers.map { timer in
+            "\(timer.name) in \(PathStep<SCXMLEvent>.written(max(timer.deadline - session.now, .zero)))"
+        }
+    }
 
     func outcome(_ label: String, _ step: SCXMLStep, event: Outcome.SentEvent? = nil) -> Outcome {
         let now = session.now.components

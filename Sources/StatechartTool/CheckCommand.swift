@@ -28,7 +28,9 @@ public struct CheckCommand: ParsableCommand {
     public var strict = false
 
     /// Whether to print JSON.
-    @Flag(help: "Print the findings as JSON.")
+    @Flag(
+        help: "Print the findings as JSON: {\"errors\": [...]}, each with its severity, message, file, line and column."
+    )
     public var json = false
 
     /// A command ready to parse.
@@ -77,7 +79,7 @@ public struct CheckCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            printJSON(String(decoding: try encoder.encode(findings), as: UTF8.self))
+            printJSON(String(decoding: try encoder.encode(["errors": findings]), as: UTF8.self))
         } else {
             for finding in findings {
                 let prefix = finding.location.map { "\($0): " } ?? ""

@@ -243,7 +243,7 @@ public struct DifferentialCommand: ParsableCommand, Sendable {
         func show(_ line: OracleLine?) -> String {
             guard let line else { return "-" }
             return
-                "[\(line.configuration.joined(separator: " "))]\(line.done ? " done" : "")\(line.stopped ? " stopped" : "")"
+                "\(TerminalOutput.configuration(line.configuration))\(line.done ? " done" : "")\(line.stopped ? " stopped" : "")"
         }
         for position in 0..<max(ours.count, theirs.count) {
             let here = position < ours.count ? ours[position] : nil

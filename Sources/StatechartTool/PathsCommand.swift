@@ -80,9 +80,12 @@ public struct PathsCommand: ParsableCommand {
             printJSON(Self.json(search.paths))
             for line in Self.notes(search) { printToStandardError(line) }
         } else {
+            let statechart = source.chart.statechart
             for path in search.paths {
                 let events = path.steps.isEmpty ? "(start)" : path.steps.map(\.written).joined(separator: ", ")
-                printLine("\(events) → \(path.configuration.joined(separator: " "))")
+                // The active atomic states, as `run` prints where the replayed path ends.
+                let active = path.configuration.filter { !statechart.hasChildStates($0) }
+                printLine("\(events) → \(TerminalOutput.configuration(active))")
             }
             for line in Self.notes(search) { printLine(line) }
             if search.paths.isEmpty && search.unreached.isEmpty {

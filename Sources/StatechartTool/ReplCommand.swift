@@ -54,7 +54,12 @@ public struct ReplCommand: AsyncParsableCommand {
         var session = ChartSession(
             source: source, eventProcessors: processors.processors, limits: limits, maximumSteps: maxSteps)
         for warning in session.warnings { printToStandardError("\(warning)") }
-        emit("\(source.name): events are \(session.eventNames.joined(separator: ", ")). Type :help for commands.")
+        let events = session.eventNames.filter { !session.timerNames.contains($0) }
+        let timers = session.eventNames.filter { session.timerNames.contains($0) }
+        emit(
+            "\(source.name): events are \(events.joined(separator: ", "))"
+                + (timers.isEmpty ? "" : "; timers, which :wait lets fire, are \(timers.joined(separator: ", "))")
+                + ". Type :help for commands.")
         do {
             show(try await session.start(), session)
             try await converse(with: &session)
@@ -96,10 +101,10 @@ public struct ReplCommand: AsyncParsableCommand {
             case ":help", "help":
                 emit(Self.help)
             case ":state", "states":
-                emit("configuration: [\(session.session.configuration.joined(separator: ", "))]")
+                emit("configuration: \(TerminalOutput.configuration(session.session.configuration))")
                 for id in session.session.childSessionIDs {
                     let states = session.session.machine(ofSession: id)?.configuration ?? []
-                    emit("  invoked \(id): [\(states.joined(separator: ", "))]")
+                    emit("  invoked \(id): \(TerminalOutput.configuration(states))")
                 }
             case ":undo":
                 guard let archive = previous.popLast() else {
@@ -147,6 +152,8 @@ public struct ReplCommand: AsyncParsableCommand {
             emit("finished")
         } else {
             emit("  events now: \(session.eventsHandledNow.joined(separator: ", "))")
+            let timers = session.pendingTimers
+            if !timers.isEmpty { emit("  timers: \(timers.joined(separator: ", ")) (:wait lets time pass)") }
         }
     }
 

@@ -152,10 +152,10 @@ public struct RunCommand: AsyncParsableCommand {
     static func line(_ outcome: ChartSession.Outcome) -> String {
         let step = outcome.handled == false ? "\(outcome.step) (not handled)" : outcome.step
         let invoked = outcome.invoked.keys.sorted().map { id in
-            " \(id) [\((outcome.invoked[id] ?? []).joined(separator: ", "))]"
+            " \(id) \(TerminalOutput.configuration(outcome.invoked[id] ?? []))"
         }
         let children = invoked.isEmpty ? "" : ", invoked:" + invoked.joined(separator: ",")
-        return "\(step) → [\(outcome.active.joined(separator: ", "))]\(children)"
+        return "\(step) → \(TerminalOutput.configuration(outcome.active))\(children)"
     }
 
     func steps(for source: ChartSource) throws -> [Step] {

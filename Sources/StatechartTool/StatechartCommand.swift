@@ -66,10 +66,11 @@ public struct StatechartCommand: AsyncParsableCommand {
         }
     }
 
-    /// The JSON form of an error: `{"error": {"message": ..., "file": ..., "line": ..., "column": ...},
-    /// "problems": [{"severity": ..., "message": ..., "file": ..., "line": ..., "column": ...}, ...]}`,
-    /// with `null` where a problem is not in a document. `error` is the first problem; `problems`
-    /// holds every one, in document order.
+    /// The JSON form of an error: `{"errors": [{"severity": ..., "message": ..., "file": ...,
+    /// "line": ..., "column": ...}, ...], "error": {"message": ..., "file": ..., "line": ...,
+    /// "column": ...}}`, with `null` where a problem is not in a document. `errors` holds every
+    /// problem, in document order, in the shape `check --json` writes its findings; `error`, the
+    /// first, is kept for readers of 0.1.
     public static func errorJSON(_ error: any Error) -> String {
         let problems: [CommandError.Problem]
         if let error = error as? CommandError {
@@ -89,7 +90,7 @@ public struct StatechartCommand: AsyncParsableCommand {
         first.severity = nil
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(ErrorReport(error: first, problems: bodies)) else {
+        guard let data = try? encoder.encode(ErrorReport(error: first, errors: bodies)) else {
             return #"{"error":{"message":"unknown error"}}"#
         }
         return String(decoding: data, as: UTF8.self)
@@ -98,7 +99,7 @@ public struct StatechartCommand: AsyncParsableCommand {
     /// The object ``errorJSON(_:)`` writes.
     struct ErrorReport: Encodable {
         var error: ErrorBody
-        var problems: [ErrorBody]
+        var errors: [ErrorBody]
     }
 
     /// The fields of ``errorJSON(_:)``.

@@ -28,3 +28,8 @@ func printToStandardError(_ text: String) {
 func writeUnbuffered(_ text: String, to handle: FileHandle = .standardOutput) {
     try? handle.write(contentsOf: Data(text.utf8))
 }
+
+/// How the tool writes a configuration, everywhere: `[on, dim]`, as a machine prints itself.
+enum TerminalOutput {
+    static func configuration(_ states: [String]) -> String { "[" + states.joined(separator: ", ") + "]" }
+}

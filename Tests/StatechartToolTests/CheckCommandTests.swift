@@ -61,7 +61,7 @@ struct CheckCommandTests {
                 """)
     }
 
-    @Test("--json prints the findings, each with its file, line and column as errors have them")
+    @Test("--json prints {\"errors\": [...]}: the findings, each with its file, line and column as errors have them")
     func json() async throws {
         let output = try await CommandLine.run(["check", "--json", "\(Self.fixtures)/trap.scxml"])
         struct Finding: Decodable, Equatable {
@@ -73,7 +73,8 @@ struct CheckCommandTests {
             var column: Int?
             var location: String?
         }
-        let findings = try JSONDecoder().decode([Finding].self, from: Data(output.standardOutput.utf8))
+        struct Report: Decodable { var errors: [Finding] }
+        let findings = try JSONDecoder().decode(Report.self, from: Data(output.standardOutput.utf8)).errors
         let file = "\(Self.fixtures)/trap.scxml"
         #expect(
             findings == [

@@ -47,6 +47,22 @@ struct PathsCommandTests {
         }
     }
 
+    @Test("a document's timers fire by waiting, never as sent events; each line ends in the states run prints")
+    func timersAsTime() async throws {
+        let lamp = try await CommandLine.run(["paths", "Examples/lamp.scxml"])
+        #expect(lamp.status == 0, "\(lamp.standardError)")
+        #expect(
+            lamp.standardOutput
+                == "toggle, toggle → [off]\ntoggle, wait 60s → [off]\ntoggle, brighter, dimmer → [dim]\n")
+        let player = try await CommandLine.run(["paths", "Examples/media-player.scxml", "--json"])
+        let paths = try JSONDecoder().decode([Path].self, from: Data(player.standardOutput.utf8))
+        let steps = Set(paths.flatMap(\.events))
+        #expect(steps.isDisjoint(with: ["tick", "idle"]), "the player's timers are not sent: \(steps)")
+        #expect(steps.isSuperset(of: ["wait 1s", "wait 300s"]))
+        let replayed = try await CommandLine.run(["run", "Examples/lamp.scxml", "--events", "toggle,wait 60s"])
+        #expect(replayed.standardOutput.hasSuffix("wait 60s → [off]\n"), "the path's end, as run prints it")
+    }
+
     @Test("a transition whose guard no path makes hold, and one never reached, are named with why")
     func uncovered() async throws {
         let directory = try CommandLine.temporaryDirectory()
@@ -66,7 +82,7 @@ struct PathsCommandTests {
         let output = try await CommandLine.run(["paths", file.path])
         #expect(output.status == 0, "\(output.standardError)")
         let lines = output.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.contains("inc, inc, jump → c"), "the guard n == 2 holds after two inc")
+        #expect(lines.contains("inc, inc, jump → [c]"), "the guard n == 2 holds after two inc")
         #expect(
             lines.contains("gaps.scxml:4:5: not covered: the transition of a on go: its guard held on no path found"))
         #expect(lines.contains("gaps.scxml:8:17: not covered: the transition of b on back: no path found reached it"))

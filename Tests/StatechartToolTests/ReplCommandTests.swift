@@ -4,18 +4,19 @@ import Testing
 /// `statechart repl`, with its input piped in.
 @Suite(.enabled(if: CommandLine.binary != nil, CommandLine.missing))
 struct ReplCommandTests {
-    @Test("typed events and waits move the machine; the events handled now follow each step")
+    @Test("typed events and waits move the machine; the events handled now, and the timers apart, follow each step")
     func session() async throws {
         let output = try await CommandLine.run(
             ["repl", "Examples/lamp.scxml"], input: "toggle\nstates\nfly\nwait 61s\nhelp\ntoggle\nquit\ntoggle\n")
         #expect(output.status == 0)
         #expect(
             output.standardOutput == """
-                Examples/lamp.scxml: events are toggle, timeout, brighter, dimmer. Type :help for commands.
+                Examples/lamp.scxml: events are toggle, brighter, dimmer; timers, which :wait lets fire, are timeout. Type :help for commands.
                 start → [off]
                   events now: toggle
                 > toggle → [dim]
-                  events now: toggle, timeout, brighter
+                  events now: toggle, brighter
+                  timers: timeout in 60s (:wait lets time pass)
                 > configuration: [on, dim]
                 > error: the chart has no event 'fly'; its events are toggle, timeout, brighter, dimmer
                 >   log lamp: no one touched it for a minute
@@ -23,7 +24,8 @@ struct ReplCommandTests {
                   events now: toggle
                 > an event name sends it (NAME=JSON with data); :wait 5s lets time pass; :state shows every active state; :undo goes back one step; :quit leaves
                 > toggle → [dim]
-                  events now: toggle, timeout, brighter
+                  events now: toggle, brighter
+                  timers: timeout in 60s (:wait lets time pass)
                 > 
                 """)
     }
@@ -33,7 +35,9 @@ struct ReplCommandTests {
         let output = try await CommandLine.run(["repl"], input: "play\neject\nstop\n")
         #expect(output.status == 0)
         #expect(
-            output.standardOutput.contains("play → [playing, audible]\n  events now: stop, scrub, tick, pause, mute\n"))
+            output.standardOutput.contains(
+                "play → [playing, audible]\n  events now: stop, scrub, pause, mute\n  timers: tick in 1s (:wait lets time pass)\n"
+            ))
         #expect(output.standardOutput.contains("eject (not handled) → [playing, audible]"))
         #expect(output.standardOutput.hasSuffix("stop → [stopped]\n  events now: play, eject\n> \n"))
     }
@@ -61,21 +65,25 @@ struct ReplCommandTests {
         #expect(output.status == 0)
         #expect(
             output.standardOutput == """
-                Examples/lamp.scxml: events are toggle, timeout, brighter, dimmer. Type :help for commands.
+                Examples/lamp.scxml: events are toggle, brighter, dimmer; timers, which :wait lets fire, are timeout. Type :help for commands.
                 start → [off]
                   events now: toggle
                 > nothing to undo
                 > toggle → [dim]
-                  events now: toggle, timeout, brighter
+                  events now: toggle, brighter
+                  timers: timeout in 60s (:wait lets time pass)
                 > brighter → [bright]
-                  events now: toggle, timeout, dimmer
+                  events now: toggle, dimmer
+                  timers: timeout in 60s (:wait lets time pass)
                 >   log lamp: no one touched it for a minute
                 wait 61s → [off]
                   events now: toggle
                 > undo → [bright]
-                  events now: toggle, timeout, dimmer
+                  events now: toggle, dimmer
+                  timers: timeout in 60s (:wait lets time pass)
                 > undo → [dim]
-                  events now: toggle, timeout, brighter
+                  events now: toggle, brighter
+                  timers: timeout in 60s (:wait lets time pass)
                 > unknown command :fly; :help lists them
                 > 
                 """)

@@ -178,7 +178,7 @@ struct RunCommandTests {
         #expect(error["message"] as? String == message)
         #expect(error["file"] is NSNull)
         #expect(error.keys.sorted() == ["column", "file", "line", "message"])
-        let problems = try #require(last?["problems"] as? [[String: Any]])
+        let problems = try #require(last?["errors"] as? [[String: Any]])
         #expect(problems.count == 1)
         #expect(problems.first?["message"] as? String == message)
         #expect(problems.first?["severity"] as? String == "error")
@@ -225,7 +225,7 @@ struct RunCommandTests {
             let output = try await CommandLine.run([command, file.path, "--json"])
             #expect(output.status == 1)
             let object = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any]
-            let problems = try #require(object?["problems"] as? [[String: Any]])
+            let problems = try #require(object?["errors"] as? [[String: Any]])
             #expect(problems.map { $0["line"] as? Int } == [2, 3, 4])
             #expect(problems.map { $0["file"] as? String } == Array(repeating: file.path, count: 3))
             #expect(

@@ -69,6 +69,7 @@ import Testing
         let playing = try await client.snapshot()
         #expect(playing.active == ["playing", "audible"])
         #expect(playing.timers == [InspectorSnapshot.PendingTimer(name: "tick", due: 1, id: "tick")])
+        #expect(playing.events.sorted() == ["mute", "pause", "scrub", "stop"], "the timer tick is no event button")
 
         // Three ticks fire on the way to 3.5 s: one step each, at its own time.
         let clock = try await client.request(.POST, "/api/clock", json: "{\"advance\": 3.5}")

@@ -20,7 +20,7 @@ extension PathStep where Event: StatechartEvent {
     }
 
     /// A duration as the tool reads it: whole seconds as `5s`, otherwise milliseconds, `1500ms`.
-    static func written(_ duration: Duration) -> String {
+    public static func written(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         if attoseconds == 0 { return "\(seconds)s" }
         let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15

@@ -11,8 +11,9 @@ extension SCXMLChart {
     ///
     /// - Parameters:
     ///   - coverage: Every configuration, or every transition.
-    ///   - events: The names of the events to try; by default every event the document's
-    ///     transitions name (`Statechart/eventNames`: `done.*` and `error.*` left out).
+    ///   - events: The names of the events to try; by default ``externalEventNames``: every
+    ///     event the document's transitions name but its timers, which come as the search lets
+    ///     time pass, as `wait` steps.
     ///   - limits: The limits each session runs under.
     ///   - maximumDepth: The most steps in a path.
     ///   - maximumStates: The most distinct states visited.
@@ -26,7 +27,7 @@ extension SCXMLChart {
         let declared = declaredData
         let ownTarget = info.scxmlLocation
         var explorer = PathExplorer<String, SCXMLEvent, SCXMLContext>(
-            events: (events ?? statechart.eventNames).map { SCXMLEvent($0) },
+            events: (events ?? externalEventNames).map { SCXMLEvent($0) },
             key: { AnyHashable(SCXMLChart.values(of: declared, in: $0)) },
             makeMachine: { self.standaloneMachine(info: info, limits: limits) })
         explorer.isOwnQueue = { $0.target == ownTarget }
@@ -35,5 +36,15 @@ extension SCXMLChart {
         explorer.maximumStates = maximumStates
         explorer.timeLimit = timeLimit
         return try explorer.paths(covering: coverage)
+    }
+}
+
+extension SCXMLChart {
+    /// The events a user sends the document: every event its transitions name
+    /// (`Statechart/eventNames`: `done.*` and `error.*` left out), but its timers
+    /// (``SCXMLDocument/timerEventNames``), which come when time passes.
+    public var externalEventNames: [String] {
+        let timers = document.timerEventNames
+        return statechart.eventNames.filter { !timers.contains($0) }
     }
 }
