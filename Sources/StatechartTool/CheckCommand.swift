@@ -82,8 +82,10 @@ public struct CheckCommand: ParsableCommand {
             printJSON(String(decoding: try encoder.encode(["errors": findings]), as: UTF8.self))
         } else {
             for finding in findings {
-                let prefix = finding.location.map { "\($0): " } ?? ""
-                printLine("\(prefix)\(finding.severity): \(finding.message) [\(finding.code)]")
+                printLine(
+                    StyledLine.diagnostic(
+                        at: finding.location, severity: finding.severity,
+                        message: "\(finding.message) [\(finding.code)]"))
             }
             let errors = findings.filter { $0.severity == "error" }.count
             let warnings = findings.filter { $0.severity == "warning" }.count

@@ -4,16 +4,27 @@ import Statecharts
 import StatechartsSCXML
 import StatechartsTesting
 
-/// `statechart graph [CHART] --format mermaid|dot|scxml|svg`: a picture of a chart.
+/// `statechart graph [CHART] --format mermaid|dot|scxml|svg [--layout library|dot]`: a picture of a
+/// chart.
 public struct GraphCommand: ParsableCommand {
     /// The command's description.
     public static let configuration = CommandConfiguration(
         commandName: "graph",
         abstract: "Draw an SCXML chart as Mermaid, Graphviz DOT or SVG, or write it back as SCXML.",
         discussion: """
-            mermaid prints a stateDiagram-v2 for Markdown; dot prints a Graphviz digraph; svg runs \
-            Graphviz's dot (Debian package graphviz) on it; scxml writes the chart as an SCXML document.
+            mermaid prints a stateDiagram-v2 for Markdown; dot prints a Graphviz digraph; svg draws \
+            the chart with the library's own layout (nested boxes, as the inspector shows it), or with \
+            --layout dot runs Graphviz's dot (Debian package graphviz) on the digraph; scxml writes the \
+            chart as an SCXML document.
             """)
+
+    /// Who lays out an SVG picture.
+    public enum Layout: String, ExpressibleByArgument, CaseIterable, Sendable {
+        /// The library's own renderer (`Statechart.svg()`): no other program needed.
+        case library
+        /// Graphviz's `dot`, on the DOT the library writes.
+        case dot
+    }
 
     /// The output formats.
     public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -21,7 +32,7 @@ public struct GraphCommand: ParsableCommand {
         case mermaid
         /// A Graphviz `digraph`.
         case dot
-        /// SVG, rendered by Graphviz.
+        /// SVG, laid out by the library or by Graphviz (``Layout``).
         case svg
         /// An SCXML document.
         case scxml
@@ -34,6 +45,10 @@ public struct GraphCommand: ParsableCommand {
     /// The output format.
     @Option(help: "mermaid, dot, svg or scxml.")
     public var format: Format = .mermaid
+
+    /// Who lays out `--format svg`.
+    @Option(help: "For svg: library (the default, needs nothing else) or dot (Graphviz).")
+    public var layout: Layout = .library
 
     /// Where to write; standard output when omitted.
     @Option(name: .shortAndLong, help: "A file to write instead of standard output.")
@@ -50,7 +65,7 @@ public struct GraphCommand: ParsableCommand {
         switch format {
         case .mermaid: text = statechart.mermaid()
         case .dot: text = statechart.dot()
-        case .svg: text = try Self.render(statechart.dot())
+        case .svg: text = layout == .dot ? try Self.render(statechart.dot()) : statechart.svg()
         case .scxml: text = SCXMLWriter.write(source.chart.document)
         }
         if let output {

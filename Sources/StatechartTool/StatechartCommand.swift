@@ -14,7 +14,9 @@ public struct StatechartCommand: AsyncParsableCommand {
         abstract: "Run, check, draw and test statecharts written in SCXML.",
         discussion: """
             Shell completion: `statechart --generate-completion-script bash` (or zsh, fish) prints a \
-            script for your shell; see the README.
+            script for your shell; see the README. Every command takes --color auto|always|never: \
+            by default, errors, warnings and test results are coloured on a terminal, unless NO_COLOR \
+            is set.
             """,
         version: version,
         subcommands: subcommands)
@@ -40,6 +42,7 @@ public struct StatechartCommand: AsyncParsableCommand {
     /// one JSON object, ``errorJSON(_:)``, with the same non-zero status as the text form.
     public static func main(arguments: [String]) async -> Never {
         ChildProcess.ignoreBrokenPipes()
+        let arguments = configureColor(arguments)
         do {
             var command = try parseAsRoot(arguments)
             if var asynchronous = command as? any AsyncParsableCommand {
@@ -63,6 +66,23 @@ public struct StatechartCommand: AsyncParsableCommand {
                 printToStandardError(message)
             }
             exit(withError: ExitCode(status.rawValue))
+        }
+    }
+
+    /// Takes `--color` out of `arguments` and decides whether to colour each stream; a wrong
+    /// value ends the tool with status 64, as any usage error.
+    static func configureColor(_ arguments: [String]) -> [String] {
+        do throws(UsageError) {
+            let (mode, remaining) = try ColorMode.extract(from: arguments)
+            TerminalColor.configure(mode)
+            return remaining
+        } catch {
+            if arguments.contains("--json") {
+                printJSON(errorJSON(CommandError(error.description)))
+            } else {
+                printToStandardError("Error: \(error.description)")
+            }
+            Foundation.exit(ExitCode.validationFailure.rawValue)
         }
     }
 

@@ -18,9 +18,15 @@ func printJSON(_ text: String) {
     print(Escaping.jsonText(text))
 }
 
-/// Writes `text` and a line feed on standard error, made printable (line feeds kept).
+/// Writes `text` and a line feed on standard error, made printable (line feeds kept); the severity
+/// of each diagnostic line (`FILE:LINE:COLUMN: error: …`) is coloured when standard error takes
+/// colour.
 func printToStandardError(_ text: String) {
-    writeUnbuffered(Escaping.terminal(text, keepingLineBreaks: true) + "\n", to: .standardError)
+    guard TerminalColor.error else {
+        return writeUnbuffered(Escaping.terminal(text, keepingLineBreaks: true) + "\n", to: .standardError)
+    }
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { StyledLine.styling(String($0)) }
+    writeUnbuffered(lines.map { $0.rendered(coloured: true) }.joined(separator: "\n") + "\n", to: .standardError)
 }
 
 /// Writes `text` as it is, unbuffered (a prompt, or what a script waits for): a reader that has gone

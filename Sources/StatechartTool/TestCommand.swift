@@ -88,7 +88,30 @@ public struct TestCommand: AsyncParsableCommand {
         // The records of each test are the report's input; the report shows each chart once.
         for index in results.indices { results[index].coverage = nil }
         let report = ConformanceReport(results: results, coverage: charts)
-        if json { printJSON(report.json) } else { printLine(report.text) }
+        if json {
+            printJSON(report.json)
+        } else {
+            for line in report.text.split(separator: "\n", omittingEmptySubsequences: false) {
+                printLine(Self.styled(String(line)))
+            }
+        }
         if report.summary.failed > 0 { throw ExitCode.failure }
+    }
+
+    /// A line of the report, with its outcome coloured: `PASS` green, `FAIL` red, and the counts
+    /// of failures in the summaries red when there are any.
+    static func styled(_ line: String) -> StyledLine {
+        for (label, style) in [("PASS", TerminalStyle.success), ("FAIL", .error)] where line.hasPrefix(label + " ") {
+            return StyledLine(label, style) + StyledLine(String(line.dropFirst(label.count)))
+        }
+        if let range = line.range(of: " failed"), let count = line[..<range.lowerBound].split(separator: " ").last,
+            let failed = Int(count), failed > 0
+        {
+            let start = line.index(range.lowerBound, offsetBy: -count.count)
+            let before = StyledLine(String(line[..<start]))
+            let failures = StyledLine(String(line[start..<range.upperBound]), .error)
+            return before + failures + StyledLine(String(line[range.upperBound...]))
+        }
+        return StyledLine(line)
     }
 }

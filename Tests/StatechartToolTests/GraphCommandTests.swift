@@ -33,19 +33,30 @@ struct GraphCommandTests {
         #expect(again.standardOutput == (try golden("media-player.mmd")))
     }
 
-    @Test("--format svg renders with Graphviz when it is installed, and says how to install it otherwise")
+    @Test("--format svg draws with the library's own layout, with no other program; --layout dot asks for Graphviz")
     func svg() async throws {
-        let output = try await CommandLine.run(["graph", "Examples/lamp.scxml", "--format", "svg"])
+        let output = try await CommandLine.run(["graph", "Examples/media-player.scxml", "--format", "svg"])
+        #expect(output.status == 0, "\(output.standardError)")
+        let svg = output.standardOutput
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"statechart\""))
+        for state in ["stopped", "active", "transport", "playing", "paused", "volume", "audible", "muted", "ejected"] {
+            #expect(svg.contains("data-state=\"\(state)\""), "the state \(state) is drawn")
+        }
+        let byGraphviz = try await CommandLine.run([
+            "graph", "Examples/lamp.scxml", "--format", "svg", "--layout", "dot",
+        ])
         let hasDot = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"].contains {
             FileManager.default.isExecutableFile(atPath: $0)
         }
         if hasDot {
-            #expect(output.status == 0)
-            #expect(output.standardOutput.contains("<svg"))
-            #expect(output.standardOutput.contains(">dim</text>"))
+            #expect(byGraphviz.status == 0)
+            #expect(byGraphviz.standardOutput.contains("<svg"))
+            #expect(byGraphviz.standardOutput.contains(">dim</text>"))
+            #expect(
+                !byGraphviz.standardOutput.contains("class=\"statechart\""), "Graphviz's picture, not the library's")
         } else {
-            #expect(output.status != 0)
-            #expect(output.standardError.contains("apt-get install graphviz"))
+            #expect(byGraphviz.status != 0)
+            #expect(byGraphviz.standardError.contains("apt-get install graphviz"))
         }
     }
 

@@ -17,10 +17,20 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
         var height = 0.0
         var midX: Double { x + width / 2 }
         var midY: Double { y + height / 2 }
+
+        /// Whether the two boxes share any area.
+        func intersects(_ other: Frame) -> Bool {
+            x < other.x + other.width && other.x < x + width && y < other.y + other.height && other.y < y + height
+        }
     }
 
     private var frames: [Frame]
     private var output = ""
+    /// The boxes text takes already: the states' names, then each label placed. A label is moved
+    /// off all of them (``placeLabel(_:x:y:)``).
+    private var occupied: [Frame] = []
+    /// How far anything drawn reaches, right and down: the picture's size.
+    private var extent = Frame()
 
     /// Pixels, for a sans-serif font of 12 px.
     static var characterWidth: Double { 7.2 }
@@ -40,8 +50,18 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
         guard layout.stateCount > 0 else { return "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n" }
         let size = measure(0)
         place(0, x: 10, y: 10)
-        let width = Int((size.width + 20).rounded(.up))
-        let height = Int((size.height + 20).rounded(.up))
+        extent = Frame(x: 0, y: 0, width: size.width + 20, height: size.height + 20)
+        for state in 0..<layout.stateCount { occupied.append(nameBox(of: state)) }
+        writeState(0, depth: 0)
+        for block in picture.edgesByBlock {
+            for edge in block where edge.source != 0 { writeEdge(edge) }
+        }
+        for state in 0..<layout.stateCount where !layout.kinds[state].isHistory && layout.kinds[state] != .parallel {
+            writeInitialArrows(of: state)
+        }
+        let body = output
+        let width = Int((extent.width + 10).rounded(.up))
+        let height = Int((extent.height + 10).rounded(.up))
         output = """
             <svg xmlns="http://www.w3.org/2000/svg" class="statechart" width="\(width)" height="\(height)" \
             viewBox="0 0 \(width) \(height)" font-family="Helvetica, Arial, sans-serif" font-size="12">
@@ -50,7 +70,9 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
             <style>
             .state > rect, .state > circle { fill: #fff; stroke: #555; stroke-width: 1.2; }
             .state.parallel > rect { stroke-dasharray: 5 3; }
-            .state.active > rect, .state.active > circle { fill: #ffe7a3; stroke: #c77800; stroke-width: 2.2; }
+            .state.active > rect, .state.active > circle { fill: #fff6dc; stroke: #c77800; stroke-width: 1.6; }
+            .state.active.atomic > rect, .state.active.final > rect, .state.active.history > circle \
+            { fill: #ffd36b; stroke: #a35f00; stroke-width: 2.6; }
             .state.active > rect.inner { fill: none; }
             .transition path { fill: none; stroke: #555; stroke-width: 1; }
             .transition text { font-size: 10px; fill: #333; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
@@ -58,14 +80,7 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
             </style>
 
             """
-        writeState(0, depth: 0)
-        for block in picture.edgesByBlock {
-            for edge in block where edge.source != 0 { writeEdge(edge) }
-        }
-        for state in 0..<layout.stateCount where !layout.kinds[state].isHistory && layout.kinds[state] != .parallel {
-            writeInitialArrows(of: state)
-        }
-        output += "</svg>\n"
+        output += body + "</svg>\n"
         return output
     }
 
@@ -224,10 +239,70 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
         output +=
             "<g class=\"transition\" data-source=\"\(Escaping.xml(picture.analysis.name(of: edge.source)))\" data-target=\"\(Escaping.xml(picture.analysis.name(of: edge.target)))\"><path d=\"\(path)\" marker-end=\"url(#arrow)\"/>"
         if !edge.label.isEmpty {
+            let (x, y) = placeLabel(edge.label, x: labelX, y: labelY)
             output +=
-                "<text x=\"\(Self.number(labelX))\" y=\"\(Self.number(labelY))\" text-anchor=\"middle\">\(Escaping.xml(edge.label, in: .text))</text>"
+                "<text x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" text-anchor=\"middle\">\(Escaping.xml(edge.label, in: .text))</text>"
         }
         output += "</g>\n"
+    }
+
+    // MARK: - Text that does not overlap
+
+    /// The box a state's name takes: centred in a leaf's box, at the top left of a parent's (bold);
+    /// a history state's `H` or `H*`, in its circle.
+    func nameBox(of state: Int) -> Frame {
+        let frame = frames[state]
+        let kind = layout.kinds[state]
+        let name = kind.isHistory ? (kind == .deepHistory ? "H*" : "H") : picture.analysis.name(of: state)
+        let isLeaf = picture.children(of: state).isEmpty
+        let width = Self.textWidth(name, size: 12, bold: !isLeaf)
+        let x = isLeaf ? frame.midX - width / 2 : frame.x + Self.padding
+        let baseline = isLeaf ? frame.midY + 4 : frame.y + 16
+        return Frame(x: x, y: baseline - 12, width: width, height: 15)
+    }
+
+    /// Where to write a transition's label, centred at `x` with its baseline at `y`: there, or, when
+    /// that box overlaps a state's name or a label placed before, the nearest place above or below
+    /// it (then beside it) that overlaps nothing; the box is taken from then on.
+    mutating func placeLabel(_ label: String, x: Double, y: Double) -> (Double, Double) {
+        let width = Self.textWidth(label, size: 10, bold: false) + 4
+        func box(_ x: Double, _ y: Double) -> Frame { Frame(x: x - width / 2, y: y - 10, width: width, height: 13) }
+        var candidates: [(Double, Double)] = [(x, y)]
+        for step in 1...8 {
+            let dy = Double(step) * 13
+            candidates += [(x, y - dy), (x, y + dy)]
+        }
+        for step in 1...3 {
+            let dx = Double(step) * (width / 2 + 6)
+            candidates += [(x + dx, y), (x - dx, y)]
+        }
+        let free = candidates.first { candidate in
+            let frame = box(candidate.0, candidate.1)
+            return frame.x >= 0 && frame.y >= 0 && !occupied.contains { $0.intersects(frame) }
+        }
+        let chosen = free ?? (x, y)
+        let frame = box(chosen.0, chosen.1)
+        occupied.append(frame)
+        extent.width = max(extent.width, frame.x + frame.width)
+        extent.height = max(extent.height, frame.y + frame.height)
+        return chosen
+    }
+
+    /// A generous estimate of how wide `text` is in Helvetica or Arial at `size` pixels: narrow
+    /// letters, wide letters and capitals, and the rest, each by its class, so that boxes from it
+    /// hold the text as a browser draws it.
+    static func textWidth(_ text: String, size: Double, bold: Bool) -> Double {
+        var ems = 0.0
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "i", "j", "l", "I", ".", ",", ":", ";", "!", "|", "'", " ": ems += 0.3
+            case "f", "t", "r", "(", ")", "[", "]", "-", "/": ems += 0.4
+            case "m", "w", "M", "W": ems += 0.92
+            case "A"..."Z", "_", "@", "%", "&": ems += 0.75
+            default: ems += scalar.value > 0x2E7F ? 1.0 : 0.6
+            }
+        }
+        return ems * size * (bold ? 1.1 : 1.0)
     }
 
     /// Where the line from the middle of `frame` toward a point leaves the box.

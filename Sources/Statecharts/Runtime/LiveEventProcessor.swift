@@ -58,7 +58,8 @@ public struct ProcessorMessage: @unchecked Sendable {
     public init(
         event: some Sendable, name: String, target: String, type: String, sender: String, sendID: String? = nil
     ) {
-        self.init(boxed: SystemEvent(value: event), name: name, target: target, type: type, sender: sender, sendID: sendID)
+        self.init(
+            boxed: SystemEvent(value: event), name: name, target: target, type: type, sender: sender, sendID: sendID)
     }
 
     /// A message of an event a member sent, boxed.
