@@ -4,9 +4,12 @@
 Usage: inspector_browser.py PAGE_URL [--live] [--screenshot FILE] [--chromium PATH]
 
 The page is the inspector of Examples/media-player.scxml. The script clicks the event buttons
-(data-event), fills the event data, advances the virtual clock, selects a past step of the
-timeline and resumes from it, and checks after each action which states carry the class
-`active` (data-state). Every wait is bounded (10 s). Only the standard library is used: the
+(data-event), fills the event data, advances the virtual clock, scrubs and selects past steps of
+the timeline and resumes from one, and checks after each action which states carry the class
+`active` (data-state). It checks the chart's geometry as the browser draws it, after load (fitted
+to the window), after steps and after zooming: no transition label overlaps another or a state's
+name, and every state's box and name is inside the chart's view; and that the arrows drawn as
+taken are those of the last step's transitions. Every wait is bounded (10 s). Only the standard library is used: the
 WebSocket client for the DevTools protocol is written here.
 
 With --live, the page is that of a document running live on the wall clock (`statechart inspect
@@ -154,6 +157,70 @@ class Page:
         self.wait_for(condition, f"active {expected}, inactive {list(absent)}")
 
 
+# The chart's geometry on the page, as the browser draws it: problems, or an empty list. Label boxes
+# must not intersect one another or a state's name; every state's box and name must be inside the
+# chart's visible area (after fitting).
+GEOMETRY = r"""
+(() => {
+  const area = document.getElementById('chart').getBoundingClientRect();
+  const problems = [];
+  const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
+                            a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const inside = (a) => a.left >= area.left - 0.5 && a.top >= area.top - 0.5 &&
+                        a.right <= area.right + 0.5 && a.bottom <= area.bottom + 0.5;
+  const names = [];
+  for (const group of document.querySelectorAll('#chart g[data-state]')) {
+    const id = group.getAttribute('data-state');
+    const shape = group.querySelector(':scope > rect, :scope > circle');
+    const name = group.querySelector(':scope > text');
+    if (!shape || !name) { problems.push(`${id} is not drawn`); continue; }
+    if (!inside(shape.getBoundingClientRect())) problems.push(`the box of ${id} is outside the view`);
+    if (!inside(name.getBoundingClientRect())) problems.push(`the name of ${id} is outside the view`);
+    names.push([id, name.getBoundingClientRect()]);
+  }
+  const labels = [...document.querySelectorAll('#chart g.transition > text')]
+    .map((t) => [t.textContent, t.getBoundingClientRect()]);
+  for (let i = 0; i < labels.length; i++) {
+    for (let j = i + 1; j < labels.length; j++) {
+      if (overlap(labels[i][1], labels[j][1])) problems.push(`labels '${labels[i][0]}' and '${labels[j][0]}' overlap`);
+    }
+    for (const [id, box] of names) {
+      if (overlap(labels[i][1], box)) problems.push(`label '${labels[i][0]}' overlaps the name of ${id}`);
+    }
+  }
+  return problems;
+})()
+"""
+
+# Whether the arrows drawn as taken are those of the transitions of the step shown.
+HIGHLIGHT = r"""
+(() => {
+  const step = shown();
+  const expected = new Set();
+  for (const t of step.transitions) {
+    if (t.source === undefined || t.source === null) continue;
+    for (const target of t.targets) expected.add(t.source + ' -> ' + target);
+  }
+  const taken = [...document.querySelectorAll('#chart g.transition.taken')]
+    .map((g) => g.getAttribute('data-source') + ' -> ' + g.getAttribute('data-target'));
+  return { expected: [...expected].sort(), taken: [...new Set(taken)].sort() };
+})()
+"""
+
+
+def check_geometry(page, when):
+    problems = page.evaluate(GEOMETRY)
+    check(problems == [], f"{when}: no label overlaps another or a state's name, every state inside the view"
+          + (f" (found: {problems})" if problems else ""))
+
+
+def check_highlight(page, when):
+    found = page.evaluate(HIGHLIGHT)
+    check(found["taken"] == found["expected"] and found["expected"],
+          f"{when}: the arrows drawn taken are the last step's transitions, {found['expected']}"
+          + ("" if found["taken"] == found["expected"] else f" (drawn: {found['taken']})"))
+
+
 def check(condition, message):
     if not condition:
         raise AssertionError(message)
@@ -221,10 +288,25 @@ def main():
         check(page.evaluate("document.querySelectorAll('svg [data-state]').length") >= 10,
               "the chart is drawn as SVG with a data-state on each state")
         check(sorted(page.events()) == ["eject", "play"], "the buttons are the events stopped takes: play, eject")
+        check_geometry(page, "after load, fitted to the window")
+        check(page.evaluate("document.getElementById('zoom-level').textContent.endsWith('%')"),
+              "the zoom level is shown")
 
         page.click('#events [data-event="play"]')
         page.wait_active(["active", "playing", "audible"], absent=["stopped"])
         check("pause" in page.events() and "play" not in page.events(), "after play, the buttons follow the configuration")
+        check_highlight(page, "after play")
+        check(page.evaluate("document.querySelector('#timeline li:last-child').textContent.includes('took stopped → ')"),
+              "the timeline says which transitions the step took")
+        check_geometry(page, "after play")
+        check(page.evaluate("[...document.querySelectorAll('[data-state].active.atomic > rect')]"
+                            ".every((r) => getComputedStyle(r).fill !== getComputedStyle("
+                            "document.querySelector('[data-state=\"active\"].active > rect')).fill)"),
+              "the active leaves are filled apart from their active ancestors")
+        page.click("#zoom-in")
+        page.click("#zoom-in")
+        page.click("#fit")
+        check_geometry(page, "after zooming in and fitting again")
 
         page.evaluate("document.getElementById('data').value = '{\"to\": 30}'")
         page.click('#events [data-event="scrub"]')
@@ -246,6 +328,13 @@ def main():
             check(os.path.getsize(screenshot) > 10000, f"a screenshot of the page in {screenshot}")
 
         steps = page.evaluate("document.querySelectorAll('#timeline li').length")
+        page.evaluate("(() => { const s = document.getElementById('scrub'); s.value = '0';"
+                      " s.dispatchEvent(new Event('input')); })()")
+        page.wait_for("document.body.classList.contains('past')", "the scrubber to show a past step")
+        page.wait_active(["stopped"], absent=["playing"])
+        check(True, "scrubbing the timeline to step 0 shows the start: stopped")
+        page.click("#live")
+        page.wait_for("!document.body.classList.contains('past')", "the page to show now again")
         page.click('#timeline li[data-step="1"]')
         page.wait_for("document.body.classList.contains('past')", "the page to show a past step")
         page.wait_active(["playing"], absent=["scrubbing"])

@@ -41,29 +41,49 @@ expect_line() {
   exit 1
 }
 
+# Waits until the repl shows its prompt on the last line, reading keys with line editing: keys sent
+# before it would meet the terminal in its ordinary mode, where Tab is a tab (seen in CI once).
+prompt() {
+  for _ in $(seq 100); do
+    if [[ "$(screen | sed '/^$/d' | tail -n 1)" == ">" ]]; then return 0; fi
+    sleep 0.1
+  done
+  echo "repl-tmux: the screen never ended with the prompt" >&2
+  screen >&2
+  exit 1
+}
+
 start
 expect_line "start → [off]"
+prompt
 # Tab completes the one event [off] handles.
 keys "tog" Tab; expect_line "> toggle"; keys Enter
 expect_line "toggle → [dim]"
+prompt
 # Line editing: Ctrl-A goes to the start, Ctrl-D deletes the character there.
 keys "xbrighter" C-a C-d Enter
 expect_line "brighter → [bright]"
+prompt
 # Tab completes commands too.
 keys ":un" Tab; expect_line "> :undo"; keys Enter
 expect_line "undo → [dim]"
+prompt
 keys ":wait 61s" Enter
 expect_line "wait 61s → [off]"
+prompt
 keys ":state" Enter
 expect_line "configuration: [off]"
+prompt
 keys ":help" Enter
 expect_line "an event name sends it (NAME=JSON with data); :wait 5s lets time pass; :state shows every active state; :undo goes back one step; :quit leaves"
+prompt
 keys ":quit" Enter
 for _ in $(seq 100); do grep -qxF ":quit" "$STATECHART_HISTORY" 2>/dev/null && break; sleep 0.1; done
 tmux -S "$socket" kill-server
 # A second run: the arrow keys bring back the first run's lines.
 start
 expect_line "start → [off]"
+prompt
 keys Up; expect_line "> :quit"
 keys Up Up Up Up; expect_line "> :undo"
 keys C-u "toggle" Enter

@@ -10,7 +10,7 @@ struct ChartSession {
     var session: SCXMLSession
     /// The event names the chart knows.
     let eventNames: [String]
-    /// The events the document sends itself after a delay (``SCXMLDocument/timerEventNames``):
+    /// The events the document sends itself after a delay (`SCXMLDocument.timerEventNames`):
     /// they come when time passes, and are listed apart from those a user sends.
     let timerNames: Set<String>
     /// How long to wait, in real time, for events on their way through event I/O processors.

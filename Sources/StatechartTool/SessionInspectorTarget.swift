@@ -218,7 +218,9 @@ actor SessionInspectorTarget: InspectorTarget {
             index: index, label: outcome.step,
             event: outcome.event.map { InspectorEvent(name: $0.name, data: $0.data.flatMap(Self.inspectorValue)) },
             exited: outcome.exited, entered: outcome.entered, messages: outcome.logs + outcome.errors + messages,
-            snapshot: snapshot(archive: archive))
+            transitions: outcome.transitions.map {
+                InspectorTransition(source: $0.source, event: $0.event, targets: $0.targets)
+            }, snapshot: snapshot(archive: archive))
     }
 
     /// The session now; `archive` is its archive now, which holds the data model and the timers.

@@ -4,15 +4,19 @@ import Statecharts
 /// When the tool colours what it writes: `--color auto` (the default) colours a stream that is a
 /// terminal, unless `NO_COLOR` is set (https://no-color.org) or `TERM` is `dumb`; `always` and
 /// `never` say so whatever the stream.
-public enum ColorMode: String, CaseIterable, Sendable {
-    case auto, always, never
+enum ColorMode: String, CaseIterable, Sendable {
+    /// Colour on a terminal, unless `NO_COLOR` is set or `TERM` is `dumb`: the default.
+    case auto
+    /// Colour whatever the stream, such as a CI log that shows it.
+    case always
+    /// No colour.
+    case never
 
     /// Takes `--color MODE` or `--color=MODE` out of `arguments` (before a `--`), so that every
     /// command accepts it.
     ///
     /// - Returns: The mode, `auto` when none is given, and the arguments without it.
-    /// - Throws: `ValidationError`-like ``CommandError`` for a value that is not a mode, or a
-    ///   `--color` without one.
+    /// - Throws: ``UsageError`` for a value that is not a mode, or a `--color` without one.
     static func extract(from arguments: [String]) throws(UsageError) -> (ColorMode, [String]) {
         var mode = ColorMode.auto
         var remaining: [String] = []

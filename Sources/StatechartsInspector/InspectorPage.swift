@@ -25,7 +25,13 @@ enum InspectorPage {
           border-bottom: 1px solid #ddd; background: #fafafa; }
         header h1 { font-size: 16px; margin: 0; }
         #status { color: #666; }
-        main { overflow: auto; padding: 16px; }
+        main { overflow: hidden; display: flex; flex-direction: column; min-width: 0; min-height: 0; }
+        #toolbar { display: flex; gap: 4px; align-items: center; padding: 4px 12px; border-bottom: 1px solid #eee; }
+        #zoom-level { color: #666; font-size: 12px; min-width: 44px; }
+        #chart { flex: 1; overflow: auto; padding: 12px; cursor: grab; min-height: 0; }
+        #chart.panning { cursor: grabbing; user-select: none; }
+        #chart svg { display: block; }
+        #scrub { width: 100%; }
         aside { overflow: auto; border-left: 1px solid #ddd; padding: 8px 12px; }
         h2 { font-size: 13px; text-transform: uppercase; letter-spacing: 0.04em; color: #666; margin: 14px 0 6px; }
         button { font: inherit; padding: 3px 10px; margin: 2px; border: 1px solid #bbb; border-radius: 4px;
@@ -50,7 +56,12 @@ enum InspectorPage {
         </head>
         <body>
         <header><h1 id="name">Statechart</h1><span id="status">connecting…</span><span id="time"></span></header>
-        <main id="chart"></main>
+        <main>
+          <div id="toolbar"><button id="fit" title="Fit the chart to the window">Fit</button>
+            <button id="zoom-out" title="Zoom out">−</button><button id="zoom-in" title="Zoom in">+</button>
+            <span id="zoom-level"></span></div>
+          <div id="chart"></div>
+        </main>
         <aside>
           <div id="message"></div>
           <div id="viewing">Viewing step <span id="viewing-index"></span>.
@@ -69,6 +80,7 @@ enum InspectorPage {
           <h2>Pending timers</h2>
           <pre id="timers"></pre>
           <h2>Timeline</h2>
+          <input id="scrub" type="range" min="0" max="0" value="0" aria-label="Step shown">
           <ol id="timeline"></ol>
         </aside>
         <script src="/inspector.js?token=\#(token)"></script>
@@ -110,6 +122,24 @@ enum InspectorPage {
           return timeline[timeline.length - 1];
         }
 
+        // The arrows of the transitions `step` took: from each one's source to each of its targets.
+        function highlight(step) {
+          const taken = new Set();
+          for (const transition of step.transitions || []) {
+            if (transition.source === undefined || transition.source === null) continue;
+            for (const target of transition.targets) taken.add(transition.source + "\u0000" + target);
+          }
+          document.querySelectorAll("#chart g.transition").forEach((element) => {
+            const key = element.getAttribute("data-source") + "\u0000" + element.getAttribute("data-target");
+            element.classList.toggle("taken", taken.has(key));
+          });
+        }
+
+        function took(step) {
+          const taken = (step.transitions || []).filter((t) => t.source !== undefined && t.source !== null);
+          return taken.map((t) => t.source + " → " + (t.targets.length ? t.targets.join(", ") : "itself")).join("; ");
+        }
+
         function render() {
           const step = shown();
           if (!step) return;
@@ -118,6 +148,11 @@ enum InspectorPage {
           document.querySelectorAll("[data-state]").forEach((element) => {
             element.classList.toggle("active", active.has(element.getAttribute("data-state")));
           });
+          highlight(step);
+          const scrub = $("scrub");
+          scrub.min = String(timeline[0].index);
+          scrub.max = String(timeline[timeline.length - 1].index);
+          scrub.value = String(step.index);
           document.body.classList.toggle("past", selected !== null);
           document.body.setAttribute("data-step", String(timeline[timeline.length - 1].index));
           $("viewing-index").textContent = String(step.index);
@@ -127,7 +162,8 @@ enum InspectorPage {
           $("configuration").textContent = snapshot.configuration.join("\n");
           $("datamodel").textContent = JSON.stringify(snapshot.data, null, 2);
           $("timers").textContent = snapshot.timers.length === 0 ? "none" :
-            snapshot.timers.map((t) => t.due.toFixed(3) + " s  " + t.name + (t.id ? "  (" + t.id + ")" : "")).join("\n");
+            snapshot.timers.map((t) => t.name + " in " + Math.max(0, t.due - snapshot.time).toFixed(3) + " s" +
+              "  (at t = " + t.due.toFixed(3) + " s" + (t.id ? ", id " + t.id : "") + ")").join("\n");
           const events = $("events");
           events.replaceChildren();
           for (const name of snapshot.events) {
@@ -149,7 +185,9 @@ enum InspectorPage {
             title.textContent = entry.index + ". " + entry.label;
             const changes = document.createElement("div");
             changes.className = "changes";
+            const transitions = took(entry);
             changes.textContent = "t = " + entry.snapshot.time.toFixed(3) + " s" +
+              (transitions ? "  took " + transitions : "") +
               (entry.exited.length ? "  exited " + entry.exited.join(", ") : "") +
               (entry.entered.length ? "  entered " + entry.entered.join(", ") : "") +
               (entry.messages.length ? "  " + entry.messages.join("; ") : "");
@@ -180,6 +218,54 @@ enum InspectorPage {
           api("/api/resume", { step }).catch(() => {});
         });
         $("live").addEventListener("click", () => { selected = null; render(); });
+        $("scrub").addEventListener("input", (event) => {
+          const index = Number(event.target.value);
+          selected = index === timeline[timeline.length - 1].index ? null : index;
+          render();
+        });
+
+        // Zoom and pan. The picture is fitted to the window when it loads and when the window
+        // changes size, until the zoom is set by hand.
+        let zoom = 1;
+        let fitted = true;
+        function chartSize() {
+          const svg = document.querySelector("#chart svg");
+          if (!svg || !svg.viewBox.baseVal) return null;
+          return { svg, width: svg.viewBox.baseVal.width, height: svg.viewBox.baseVal.height };
+        }
+        function applyZoom(value) {
+          const size = chartSize();
+          if (!size) return;
+          zoom = Math.min(8, Math.max(0.05, value));
+          size.svg.setAttribute("width", String(size.width * zoom));
+          size.svg.setAttribute("height", String(size.height * zoom));
+          $("zoom-level").textContent = Math.round(zoom * 100) + " %";
+        }
+        function fit() {
+          const size = chartSize();
+          if (!size) return;
+          const area = $("chart");
+          const style = getComputedStyle(area);
+          const width = area.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
+          const height = area.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom) - 2;
+          fitted = true;
+          applyZoom(Math.min(width / size.width, height / size.height));
+        }
+        $("fit").addEventListener("click", fit);
+        $("zoom-in").addEventListener("click", () => { fitted = false; applyZoom(zoom * 1.25); });
+        $("zoom-out").addEventListener("click", () => { fitted = false; applyZoom(zoom / 1.25); });
+        window.addEventListener("resize", () => { if (fitted) fit(); });
+        let pan = null;
+        $("chart").addEventListener("pointerdown", (event) => {
+          pan = { x: event.clientX, y: event.clientY, left: $("chart").scrollLeft, top: $("chart").scrollTop };
+          $("chart").classList.add("panning");
+        });
+        window.addEventListener("pointermove", (event) => {
+          if (!pan) return;
+          $("chart").scrollLeft = pan.left - (event.clientX - pan.x);
+          $("chart").scrollTop = pan.top - (event.clientY - pan.y);
+        });
+        window.addEventListener("pointerup", () => { pan = null; $("chart").classList.remove("panning"); });
         $("advance").addEventListener("click", () => {
           const seconds = Number($("advance-by").value);
           api("/api/clock", { advance: seconds }).catch(() => {});
@@ -238,6 +324,7 @@ enum InspectorPage {
           document.title = chart.name + " — Statechart inspector";
           $("name").textContent = chart.name;
           $("chart").replaceChildren(chartNodes(chart.svg));
+          fit();
           $("advance").disabled = !abilities.clock;
           $("real-time").disabled = !abilities.clock;
           $("data").disabled = !abilities.sending;

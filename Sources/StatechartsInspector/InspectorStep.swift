@@ -13,13 +13,16 @@ public struct InspectorStep: Sendable, Hashable, Codable {
     public var entered: [String]
     /// What `<log>` wrote, and the errors raised.
     public var messages: [String]
+    /// The transitions the step took, in order; empty when the target does not know them (a live
+    /// machine's steps are read from its snapshots). The page draws them highlighted.
+    public var transitions: [InspectorTransition]
     /// The machine after the step.
     public var snapshot: InspectorSnapshot
 
     /// A step of the timeline.
     public init(
         index: Int, label: String, event: InspectorEvent? = nil, exited: [String] = [], entered: [String] = [],
-        messages: [String] = [], snapshot: InspectorSnapshot
+        messages: [String] = [], transitions: [InspectorTransition] = [], snapshot: InspectorSnapshot
     ) {
         self.index = index
         self.label = label
@@ -27,7 +30,42 @@ public struct InspectorStep: Sendable, Hashable, Codable {
         self.exited = exited
         self.entered = entered
         self.messages = messages
+        self.transitions = transitions
         self.snapshot = snapshot
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case index, label, event, exited, entered, messages, transitions, snapshot
+    }
+
+    /// A step decoded from JSON; a timeline written before steps had transitions has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        index = try container.decode(Int.self, forKey: .index)
+        label = try container.decode(String.self, forKey: .label)
+        event = try container.decodeIfPresent(InspectorEvent.self, forKey: .event)
+        exited = try container.decode([String].self, forKey: .exited)
+        entered = try container.decode([String].self, forKey: .entered)
+        messages = try container.decode([String].self, forKey: .messages)
+        transitions = try container.decodeIfPresent([InspectorTransition].self, forKey: .transitions) ?? []
+        snapshot = try container.decode(InspectorSnapshot.self, forKey: .snapshot)
+    }
+}
+
+/// A transition a step took: the page highlights the arrows from its source to its targets.
+public struct InspectorTransition: Sendable, Hashable, Codable {
+    /// The state it belongs to; `nil` for the chart's initial transition.
+    public var source: String?
+    /// The event that selected it; `nil` for an eventless transition and the start.
+    public var event: String?
+    /// Its targets as written; empty for a targetless transition.
+    public var targets: [String]
+
+    /// A transition from its parts.
+    public init(source: String?, event: String?, targets: [String]) {
+        self.source = source
+        self.event = event
+        self.targets = targets
     }
 }
 

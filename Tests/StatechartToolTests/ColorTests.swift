@@ -28,7 +28,9 @@ struct ColorTests {
         let lines = always.standardError.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(
-            lines.allSatisfy { $0.hasPrefix("\(Self.escape)1m\(file.path):") && $0.contains("\(Self.escape)1;31merror:") })
+            lines.allSatisfy {
+                $0.hasPrefix("\(Self.escape)1m\(file.path):") && $0.contains("\(Self.escape)1;31merror:")
+            })
         let never = try await CommandLine.run(["check", file.path, "--color=never"])
         let piped = try await CommandLine.run(["check", file.path])
         for output in [never, piped] {
@@ -50,7 +52,9 @@ struct ColorTests {
 
     @Test("test results: PASS green, FAIL and the count of failures red")
     func testResults() async throws {
-        let output = try await CommandLine.run(["test", "Tests/StatechartToolTests/Fixtures/suite", "--color", "always"])
+        let output = try await CommandLine.run([
+            "test", "Tests/StatechartToolTests/Fixtures/suite", "--color", "always",
+        ])
         #expect(output.standardOutput.contains("\(Self.escape)32mPASS\(Self.escape)0m "))
         #expect(output.standardOutput.contains("\(Self.escape)1;31mFAIL\(Self.escape)0m "))
         #expect(output.standardOutput.contains("\(Self.escape)1;31m2 failed\(Self.escape)0m"))
@@ -58,7 +62,9 @@ struct ColorTests {
 
     @Test(
         "on a terminal the default colours, and NO_COLOR turns it off",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux's script gives a terminal"))
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux's script gives a terminal")
+    )
     func terminal() async throws {
         let file = try Self.brokenDocument()
         let binary = try #require(CommandLine.binary)

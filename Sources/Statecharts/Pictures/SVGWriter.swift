@@ -52,6 +52,9 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
         place(0, x: 10, y: 10)
         extent = Frame(x: 0, y: 0, width: size.width + 20, height: size.height + 20)
         for state in 0..<layout.stateCount { occupied.append(nameBox(of: state)) }
+        for state in 0..<layout.stateCount where !layout.kinds[state].isHistory && layout.kinds[state] != .parallel {
+            occupied += initialArrowBoxes(of: state)
+        }
         writeState(0, depth: 0)
         for block in picture.edgesByBlock {
             for edge in block where edge.source != 0 { writeEdge(edge) }
@@ -76,6 +79,8 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
             .state.active > rect.inner { fill: none; }
             .transition path { fill: none; stroke: #555; stroke-width: 1; }
             .transition text { font-size: 10px; fill: #333; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+            .transition.taken path { stroke: #d9480f; stroke-width: 2.6; }
+            .transition.taken text { fill: #d9480f; }
             .initial { fill: #222; }
             </style>
 
@@ -186,13 +191,30 @@ struct SVGWriter<State: Hashable, Event: StatechartEvent, Context> where Event.K
             "<rect\(classAttribute) x=\"\(Self.number(frame.x))\" y=\"\(Self.number(frame.y))\" width=\"\(Self.number(frame.width))\" height=\"\(Self.number(frame.height))\" rx=\"\(Self.number(radius))\"/>"
     }
 
+    /// The initial states of `state` that get a dot and an arrow.
+    private func initialArrowTargets(of state: Int) -> [Int] {
+        let targets = state == 0 || layout.kinds[state] == .compound ? picture.initialTargets(of: state) : []
+        return targets.filter { $0 < frames.count }
+    }
+
+    /// Where the dot of an initial arrow to `frame` is.
+    private static func initialDot(of frame: Frame) -> (x: Double, y: Double) {
+        (frame.x - 16, frame.y + min(17, frame.height / 2))
+    }
+
+    /// The boxes the initial dots and arrows of `state` take, which labels keep off.
+    private func initialArrowBoxes(of state: Int) -> [Frame] {
+        initialArrowTargets(of: state).map { target in
+            let dot = Self.initialDot(of: frames[target])
+            return Frame(x: dot.x - 4, y: dot.y - 4, width: 20, height: 8)
+        }
+    }
+
     /// A dot left of each initial state (and of a history's default), with an arrow to it.
     private mutating func writeInitialArrows(of state: Int) {
-        let targets = state == 0 || layout.kinds[state] == .compound ? picture.initialTargets(of: state) : []
-        for target in targets where target < frames.count {
+        for target in initialArrowTargets(of: state) {
             let frame = frames[target]
-            let dotX = frame.x - 16
-            let dotY = frame.y + min(17, frame.height / 2)
+            let (dotX, dotY) = Self.initialDot(of: frame)
             output +=
                 "<circle class=\"initial\" cx=\"\(Self.number(dotX))\" cy=\"\(Self.number(dotY))\" r=\"3.5\"/>"
                 + "<path class=\"initial-arrow\" d=\"M\(Self.number(dotX + 3.5)),\(Self.number(dotY)) L\(Self.number(frame.x)),\(Self.number(dotY))\" stroke=\"#222\" marker-end=\"url(#arrow)\"/>\n"

@@ -42,7 +42,7 @@ extension SCXMLChart {
 extension SCXMLChart {
     /// The events a user sends the document: every event its transitions name
     /// (`Statechart/eventNames`: `done.*` and `error.*` left out), but its timers
-    /// (``SCXMLDocument/timerEventNames``), which come when time passes.
+    /// (`SCXMLDocument.timerEventNames`), which come when time passes.
     public var externalEventNames: [String] {
         let timers = document.timerEventNames
         return statechart.eventNames.filter { !timers.contains($0) }
