@@ -106,8 +106,8 @@ enum TerminalColor {
 }
 
 /// A line made of pieces, each made printable (`Escaping.terminal`) and then, when colour is on,
-/// wrapped in its style's escape sequence: a document's text never decides what is coloured, nor
-/// reaches the terminal as a control sequence.
+/// wrapped in its style's escape sequence: the only escape sequences written are the tool's own, and
+/// a document's text, escaped piece by piece, never reaches the terminal as a control sequence.
 struct StyledLine: ExpressibleByStringLiteral {
     var pieces: [(text: String, style: TerminalStyle?)] = []
 
@@ -164,9 +164,4 @@ struct StyledLine: ExpressibleByStringLiteral {
 /// Writes `line` and a line feed on standard output, coloured when standard output takes colour.
 func printLine(_ line: StyledLine) {
     print(line.rendered(coloured: TerminalColor.output))
-}
-
-/// Writes `line` and a line feed on standard error, coloured when standard error takes colour.
-func printToStandardError(_ line: StyledLine) {
-    writeUnbuffered(line.rendered(coloured: TerminalColor.error) + "\n", to: .standardError)
 }
