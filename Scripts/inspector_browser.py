@@ -252,14 +252,10 @@ def find_chromium(given):
     raise SystemExit("Chromium is not installed (apt-get install chromium)")
 
 
-def main():
-    arguments = sys.argv[1:]
-    if not arguments:
-        raise SystemExit(__doc__)
-    url = arguments[0]
-    screenshot = arguments[arguments.index("--screenshot") + 1] if "--screenshot" in arguments else None
-    chromium = find_chromium(arguments[arguments.index("--chromium") + 1] if "--chromium" in arguments else None)
-    profile = tempfile.mkdtemp(prefix="inspector-chromium-")
+def start_chromium(chromium, prefix):
+    """Starts headless Chromium (1400×900) on a profile of its own, with its DevTools server on
+    loopback; returns the process, the profile's folder and its blank page."""
+    profile = tempfile.mkdtemp(prefix=prefix)
     browser = subprocess.Popen(
         [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
          "--no-first-run", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
@@ -275,7 +271,30 @@ def main():
         port = int(open(port_file).read().split()[0])
         targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=TIMEOUT))
         target = next(t for t in targets if t.get("type") == "page")
-        page = Page(DevToolsSocket(target["webSocketDebuggerUrl"]))
+        return browser, profile, Page(DevToolsSocket(target["webSocketDebuggerUrl"]))
+    except BaseException:
+        stop_chromium(browser, profile)
+        raise
+
+
+def stop_chromium(browser, profile):
+    browser.terminate()
+    try:
+        browser.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        browser.kill()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def main():
+    arguments = sys.argv[1:]
+    if not arguments:
+        raise SystemExit(__doc__)
+    url = arguments[0]
+    screenshot = arguments[arguments.index("--screenshot") + 1] if "--screenshot" in arguments else None
+    chromium = find_chromium(arguments[arguments.index("--chromium") + 1] if "--chromium" in arguments else None)
+    browser, profile, page = start_chromium(chromium, "inspector-chromium-")
+    try:
         page.devtools.call("Page.enable")
         page.devtools.call("Page.navigate", url=url)
 
@@ -350,12 +369,7 @@ def main():
         check(True, "the machine resumed from step 1 takes events again: stop")
         print("inspector page: all checks passed")
     finally:
-        browser.terminate()
-        try:
-            browser.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            browser.kill()
-        shutil.rmtree(profile, ignore_errors=True)
+        stop_chromium(browser, profile)
 
 
 if __name__ == "__main__":

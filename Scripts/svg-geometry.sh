@@ -6,10 +6,7 @@
 # the picture. Installs Chromium with apt-get when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
-  sudo=""; [[ "$(id -u)" != "0" ]] && sudo="sudo"
-  $sudo apt-get install -y -qq chromium >/dev/null || { $sudo apt-get update -qq >/dev/null; $sudo apt-get install -y -qq chromium >/dev/null; }
-fi
+Scripts/chromium.sh
 swift build --product statechart >/dev/null
 binary="$(swift build --show-bin-path)/statechart"
 work="$(mktemp -d)"

@@ -9,20 +9,16 @@ gives the text it draws (getBBox), not on estimates:
 Usage: svg_geometry.py FILE.svg... [--chromium PATH]
 
 Prints one line per picture that fails, with what overlaps, and a summary; exits 1 if any fails.
-The DevTools client is that of inspector_browser.py.
+Chromium is started, and the DevTools protocol spoken, as inspector_browser.py does.
 """
 
 import json
 import os
 import pathlib
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from inspector_browser import TIMEOUT, DevToolsSocket, Page, find_chromium  # noqa: E402
+from inspector_browser import find_chromium, start_chromium, stop_chromium  # noqa: E402
 
 # Measured in the page: returns the problems of the picture in <body>.
 CHECK = r"""
@@ -74,25 +70,10 @@ def main():
     files = [a for a in arguments if a.endswith(".svg")]
     if not files:
         raise SystemExit(__doc__)
-    profile = tempfile.mkdtemp(prefix="svg-geometry-chromium-")
-    browser = subprocess.Popen(
-        [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-         "--no-first-run", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-         f"--user-data-dir={profile}", "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    browser, profile, page = start_chromium(chromium, "svg-geometry-chromium-")
     failed = 0
     states = labels = 0
     try:
-        port_file = os.path.join(profile, "DevToolsActivePort")
-        deadline = time.monotonic() + 30
-        while not os.path.exists(port_file) or not open(port_file).read().strip():
-            if time.monotonic() > deadline or browser.poll() is not None:
-                raise SystemExit("Chromium did not start its DevTools server")
-            time.sleep(0.1)
-        port = int(open(port_file).read().split()[0])
-        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=TIMEOUT))
-        target = next(t for t in targets if t.get("type") == "page")
-        page = Page(DevToolsSocket(target["webSocketDebuggerUrl"]))
         for name in files:
             svg = pathlib.Path(name).read_text(encoding="utf-8")
             # Parsed as SVG (not HTML), then adopted into the page, as the inspector inserts it.
@@ -108,8 +89,7 @@ def main():
                 failed += 1
                 print(f"{name}: " + "; ".join(problems))
     finally:
-        browser.kill()
-        browser.wait()
+        stop_chromium(browser, profile)
     print(f"{len(files)} pictures, {states} states, {labels} labels: {len(files) - failed} without overlap, {failed} with")
     sys.exit(1 if failed else 0)
 
