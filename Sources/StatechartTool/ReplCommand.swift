@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Statecharts
 import StatechartsSCXML
+import StatechartsTesting
 
 /// `statechart repl [CHART] [--http]`: sends events typed at a prompt to a session of the document
 /// and shows where it is.
@@ -54,7 +55,7 @@ public struct ReplCommand: AsyncParsableCommand {
         var session = ChartSession(
             source: source, eventProcessors: processors.processors, limits: limits, maximumSteps: maxSteps)
         for warning in session.warnings { printToStandardError("\(warning)") }
-        let events = session.eventNames.filter { !session.timerNames.contains($0) }
+        let events = source.chart.externalEventNames
         let timers = session.eventNames.filter { session.timerNames.contains($0) }
         emit(
             "\(source.name): events are \(events.joined(separator: ", "))"
