@@ -3,44 +3,49 @@ import PackageDescription
 
 let package = Package(
     name: "Statecharts",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
     products: [
         .library(name: "Statecharts", targets: ["Statecharts"]),
         .library(name: "StatechartsSCXML", targets: ["StatechartsSCXML"]),
         // SCXML's ECMAScript data model on JavaScriptCore (with the trait ECMAScript, on by default).
         .library(name: "StatechartsECMAScript", targets: ["StatechartsECMAScript"]),
         // SCXML's Basic HTTP Event I/O Processor: a server on Hummingbird, a client on
-        // async-http-client. A separate product: an app that does not use it builds neither.
+        // async-http-client. Behind the trait HTTP: an app that leaves it off fetches neither.
         .library(name: "StatechartsHTTP", targets: ["StatechartsHTTP"]),
         // A page in the browser that shows a machine live and drives it: `statechart inspect`, or a
-        // live machine of an app attached with one call. A separate product, on Hummingbird.
+        // live machine of an app attached with one call. On Hummingbird, behind the trait Inspector.
         .library(name: "StatechartsInspector", targets: ["StatechartsInspector"]),
         // Testing charts: an exhaustive tester, paths that cover a chart, coverage; and what tests,
         // fuzzers and the tool share: the conformance runner, random charts, the data models.
         .library(name: "StatechartsTesting", targets: ["StatechartsTesting"]),
         // Machines that outlive the process: a journal and snapshots in SQLite (GRDB) or, for a
-        // fleet of workers, PostgreSQL (postgres-nio, with the trait PostgreSQL). A separate
-        // product: an app that does not use it builds neither.
+        // fleet of workers, PostgreSQL (postgres-nio, with the trait PostgreSQL). Behind the trait
+        // Store: an app that leaves it off fetches neither.
         .library(name: "StatechartsStore", targets: ["StatechartsStore"]),
-        // The crash tests and benchmark of the stores: `Scripts/durability.sh` runs it.
+        // The crash tests and benchmark of the stores (trait Store): `Scripts/durability.sh` runs it.
         .executable(name: "statechart-durability", targets: ["statechart-durability"]),
+        // The tool (trait Tools): `Scripts/statechart.sh`, or `Scripts/install.sh` to put it on PATH.
         .executable(name: "statechart", targets: ["statechart"]),
         // Swift for the .scxml files of a target, at build time: a build tool plugin, and the
         // generator it runs, which depends on the SCXML library only.
         .plugin(name: "StatechartsGenerator", targets: ["StatechartsGenerator"]),
         .executable(name: "statechart-generate", targets: ["statechart-generate"]),
-        // The commands of the tool, for tests and the fuzz targets in Fuzz/.
+        // The commands of the tool, for tests and the fuzz targets in Fuzz/ (trait Tools).
         .library(name: "StatechartTool", targets: ["StatechartTool"]),
-        // What live machines do, written to a swift-log Logger.
+        // What live machines do, written to a swift-log Logger (trait Logging).
         .library(name: "StatechartsLogging", targets: ["StatechartsLogging"]),
         // A Bluetooth LE connection with messaging, as a statechart: a simulated central, and an
         // adapter to CoreBluetooth on Apple platforms.
         .library(name: "StatechartsBluetooth", targets: ["StatechartsBluetooth"]),
-        // A scripted session of the connection kit: `swift run bluetooth-demo`.
+        // A scripted session of the connection kit: `swift run --traits Tools bluetooth-demo`.
         .executable(name: "bluetooth-demo", targets: ["BluetoothDemo"]),
-        // Messaging throughput on the simulated link, in simulated time: `swift run bluetooth-throughput`.
+        // Messaging throughput on the simulated link, in simulated time (trait Tools).
         .executable(name: "bluetooth-throughput", targets: ["BluetoothThroughput"]),
     ],
+    // Every package this one depends on sits behind a trait that an app leaves off, so that a client
+    // of Statecharts or StatechartsSCXML resolves and fetches none (SwiftPM prunes a dependency used
+    // only under disabled traits, or only by test targets: Evolution/0016). This repository's own
+    // scripts build with every trait (`--enable-all-traits`).
     traits: [
         .trait(
             name: "ECMAScript",
@@ -52,16 +57,15 @@ let package = Package(
         .trait(
             name: "HTTP",
             description: """
-                The Basic HTTP Event I/O Processor in the `statechart` tool (`run --http`, `repl --http`, and \
-                the optional W3C tests of `test`). The product StatechartsHTTP is there either way; without \
-                this trait the tool builds without SwiftNIO.
+                The product StatechartsHTTP, SCXML's Basic HTTP Event I/O Processor, on Hummingbird and \
+                async-http-client; and in the `statechart` tool, `run --http`, `repl --http` and the optional \
+                W3C tests of `test`. Without it the product is empty and nothing of SwiftNIO is fetched.
                 """),
         .trait(
             name: "Inspector",
             description: """
-                `statechart inspect`: the chart in the browser, live, on the StatechartsInspector product \
-                (Hummingbird and its WebSocket). The product is there either way; without this trait the \
-                tool builds without it.
+                The product StatechartsInspector, the chart in the browser, live, on Hummingbird and its \
+                WebSocket; and `statechart inspect`. Without it the product is empty.
                 """),
         .trait(
             name: "JavaScriptCoreSPI",
@@ -80,18 +84,39 @@ let package = Package(
                 it, the repl reads plain lines.
                 """),
         .trait(
+            name: "Logging",
+            description: """
+                The product StatechartsLogging: what live machines do, written to a swift-log Logger. \
+                Without it the product is empty.
+                """),
+        .trait(
+            name: "Store",
+            description: """
+                The product StatechartsStore: durable machines in SQLite, on GRDB (the Debian package \
+                libsqlite3-dev on Linux); and the crash tests' executable statechart-durability. Without it \
+                the product is empty.
+                """),
+        .trait(
             name: "PostgreSQL",
             description: """
                 `PostgresMachineStore` in the StatechartsStore product, on postgres-nio: durable machines \
-                shared by workers in many processes. Without it, the product has the SQLite store only and \
-                builds without SwiftNIO.
+                shared by workers in many processes. Turns on Store.
+                """,
+            enabledTraits: ["Store"]),
+        .trait(
+            name: "Tools",
+            description: """
+                This repository's executables: the `statechart` tool (on swift-argument-parser) and the \
+                Bluetooth demos (on swift-clocks). `Scripts/statechart.sh` and `Scripts/install.sh` build \
+                it with every trait; an app has no use for it.
                 """),
-        .default(enabledTraits: ["ECMAScript", "HTTP", "Inspector", "LineEditing", "PostgreSQL"]),
+        .default(enabledTraits: ["ECMAScript", "LineEditing"]),
     ],
     dependencies: [
+        // The tool only (trait Tools).
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
-        // StatechartsLogging and StatechartsHTTP only: the core library depends on nothing.
+        // StatechartsLogging, StatechartsHTTP, StatechartsInspector and StatechartsStore, each behind its trait.
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // StatechartsHTTP only: the Basic HTTP Event I/O Processor's server and client.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
@@ -101,10 +126,8 @@ let package = Package(
         // StatechartsStore only: SQLite (the Debian package libsqlite3-dev on Linux) and PostgreSQL.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.25.0"),
-        // Tests only: a clock the runtime tests advance by hand.
+        // Tests, and the Bluetooth demos (trait Tools): a clock advanced by hand.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
-        // StatechartsTesting only: the tester's diffs of expected and actual state.
-        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
         // Tests only: property checks with shrinking.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -135,22 +158,28 @@ let package = Package(
         // An inspection hook that writes what live machines do to a swift-log Logger.
         .target(
             name: "StatechartsLogging",
-            dependencies: ["Statecharts", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "Statecharts", .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+            ]),
         // SCXML's Basic HTTP Event I/O Processor, on loopback by default.
         .target(
             name: "StatechartsHTTP",
             dependencies: [
-                "Statecharts", "StatechartsSCXML", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
+                "Statecharts", "StatechartsSCXML",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["HTTP"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["HTTP"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["HTTP"])),
             ]),
         // The inspector: its page, HTTP API and WebSocket, and the attachment of live machines.
         .target(
             name: "StatechartsInspector",
             dependencies: [
-                "Statecharts", "StatechartsSCXML", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "Logging", package: "swift-log"),
+                "Statecharts", "StatechartsSCXML",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Inspector"])),
+                .product(
+                    name: "HummingbirdWebSocket", package: "hummingbird-websocket",
+                    condition: .when(traits: ["Inspector"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Inspector"])),
             ]),
         // The exhaustive tester, paths through a chart and coverage; the conformance runner, random
         // charts and the data models of this build, for the tests, the fuzz targets and the tool.
@@ -159,22 +188,22 @@ let package = Package(
             dependencies: [
                 "Statecharts", "StatechartsSCXML",
                 .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
-                .product(name: "CustomDump", package: "swift-custom-dump"),
             ]),
         // Durable machines: the journal, snapshots and timers of a fleet, in SQLite or PostgreSQL.
         .target(
             name: "StatechartsStore",
             dependencies: [
-                "Statecharts", .product(name: "GRDB", package: "GRDB.swift"),
+                "Statecharts", .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Store"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Store"])),
             ]),
         .executableTarget(
             name: "statechart-durability",
             dependencies: [
-                "StatechartsStore", "Statecharts", .product(name: "GRDB", package: "GRDB.swift"),
+                "StatechartsStore", "Statecharts",
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Store"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Store"])),
             ]),
         // libedit's readline interface, found with pkg-config on Linux.
         .systemLibrary(
@@ -187,12 +216,15 @@ let package = Package(
                 .target(name: "StatechartsHTTP", condition: .when(traits: ["HTTP"])),
                 .target(name: "StatechartsInspector", condition: .when(traits: ["Inspector"])),
                 .target(name: "CEditLine", condition: .when(traits: ["LineEditing"])),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ]
         ),
         .executableTarget(
             name: "statechart",
-            dependencies: ["StatechartTool", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "StatechartTool",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
+            ]),
         // The Bluetooth LE connection kit: the chart and messaging against a protocol that mirrors
         // CoreBluetooth, its simulator, and the CoreBluetooth adapter (compiled where CoreBluetooth is).
         .target(name: "StatechartsBluetooth", dependencies: ["Statecharts"]),
@@ -200,11 +232,17 @@ let package = Package(
         .target(name: "StatechartExamples", dependencies: ["Statecharts"], path: "Examples/Flows"),
         .executableTarget(
             name: "BluetoothDemo",
-            dependencies: ["StatechartsBluetooth", "Statecharts", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: [
+                "StatechartsBluetooth", "Statecharts",
+                .product(name: "Clocks", package: "swift-clocks", condition: .when(traits: ["Tools"])),
+            ],
             path: "Examples/BluetoothDemo"),
         .executableTarget(
             name: "BluetoothThroughput",
-            dependencies: ["StatechartsBluetooth", "Statecharts", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: [
+                "StatechartsBluetooth", "Statecharts",
+                .product(name: "Clocks", package: "swift-clocks", condition: .when(traits: ["Tools"])),
+            ],
             path: "Examples/BluetoothThroughput"),
         .testTarget(name: "StatechartsTests", dependencies: ["Statecharts", "StatechartsTesting"]),
         // The live runtime (actors, clocks, tasks) on a test clock.
@@ -250,12 +288,16 @@ let package = Package(
             swiftSettings: [.define("COREBLUETOOTH_STAND_IN")]),
         .testTarget(
             name: "StatechartExamplesTests",
-            dependencies: ["StatechartExamples", "Statecharts", .product(name: "Clocks", package: "swift-clocks")]),
+            dependencies: [
+                "StatechartExamples", "Statecharts", "StatechartsTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]),
         // The logging inspector's records, checked with a log handler that keeps them.
         .testTarget(
             name: "StatechartsLoggingTests",
             dependencies: [
-                "Statecharts", "StatechartsLogging", .product(name: "Logging", package: "swift-log"),
+                "Statecharts", "StatechartsLogging",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]),
         // The Swift that `statechart generate` writes for the bundled media player (a compiled chart)
@@ -283,7 +325,7 @@ let package = Package(
             name: "StatechartsHTTPTests",
             dependencies: [
                 "StatechartsHTTP", "StatechartsSCXML",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["HTTP"])),
                 .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
             ]),
         // The inspector over loopback: its API and WebSocket, live machines attached, and
@@ -292,9 +334,12 @@ let package = Package(
             name: "StatechartsInspectorTests",
             dependencies: [
                 "StatechartsInspector", "Statecharts", "StatechartsSCXML", "StatechartsTesting",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Inspector"])),
+                .product(
+                    name: "HummingbirdWSClient", package: "hummingbird-websocket",
+                    condition: .when(traits: ["Inspector"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Inspector"])),
             ]),
         // Durable machines on SQLite, and on PostgreSQL where a server is configured.
         .testTarget(
@@ -316,7 +361,7 @@ var documentationExampleDependencies: [Target.Dependency] {
     [
         "Statecharts", "StatechartsSCXML", "StatechartsLogging", "StatechartsHTTP", "StatechartsInspector",
         "StatechartsBluetooth", "StatechartsTesting", "StatechartsStore",
-        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
         .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
         .product(name: "Clocks", package: "swift-clocks"),
     ]

@@ -6,7 +6,7 @@ let rootPackage = String(Context.packageDirectory.split(separator: "/").dropLast
 
 let package = Package(
     name: "StatechartsBenchmarks",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v14)],
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.29.0", traits: ["MallocInterposer"]),

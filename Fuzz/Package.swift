@@ -8,8 +8,8 @@ let rootPackage = String(Context.packageDirectory.split(separator: "/").dropLast
 // -sanitize=fuzzer,address: libFuzzer then supplies `main` and calls LLVMFuzzerTestOneInput.
 let package = Package(
     name: "StatechartsFuzz",
-    platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "..")],
+    platforms: [.macOS(.v14)],
+    dependencies: [.package(path: "..", traits: [.defaults, "Tools"])],
     targets: [
         // libFuzzer's entry, shared by the fuzz targets.
         .target(name: "FuzzDriver"),

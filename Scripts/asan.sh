@@ -5,4 +5,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LSAN_OPTIONS="suppressions=$PWD/Scripts/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-swift test --sanitize=address --scratch-path .build-asan "$@"
+swift test --enable-all-traits --sanitize=address --scratch-path .build-asan "$@"

@@ -29,8 +29,8 @@ if [ ! -x .venv-oracle/bin/python ] || ! .venv-oracle/bin/python -c 'import stat
   python3 -m venv .venv-oracle && .venv-oracle/bin/pip install -q 'python-statemachine==3.2.2' || {
     echo "differential: python-statemachine cannot be installed (no network?); skipped"; exit 0; }
 fi
-swift build --product statechart >/dev/null
-bin="$(swift build --show-bin-path)"
+swift build --enable-all-traits --product statechart >/dev/null
+bin="$(swift build --enable-all-traits --show-bin-path)"
 python="$PWD/.venv-oracle/bin/python"
 status=0
 limit="${MICROSTEP_LIMIT:-1000}"

@@ -9,4 +9,4 @@ targets=()
 for target in Statecharts StatechartsSCXML StatechartsECMAScript StatechartsHTTP StatechartsInspector StatechartsTesting StatechartsLogging StatechartsBluetooth StatechartsStore; do
   targets+=(--target "$target")
 done
-swift package generate-documentation "${targets[@]}" --warnings-as-errors "$@"
+swift package --enable-all-traits generate-documentation "${targets[@]}" --warnings-as-errors "$@"

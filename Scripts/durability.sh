@@ -36,12 +36,12 @@ trap 'jobs -p | xargs -r kill -9 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # build [OPTIONS]: builds the worker quietly, and shows the build's output when it fails.
 build() {
-  if ! swift build "$@" --product statechart-durability >"$work/build.log" 2>&1; then
+  if ! swift build --enable-all-traits "$@" --product statechart-durability >"$work/build.log" 2>&1; then
     cat "$work/build.log" >&2
     echo "durability.sh: building statechart-durability failed" >&2
     exit 1
   fi
-  tool="$(swift build "$@" --show-bin-path)/statechart-durability"
+  tool="$(swift build --enable-all-traits "$@" --show-bin-path)/statechart-durability"
 }
 if [[ $bench == 1 ]]; then
   [[ $events == 60000 ]] && events=100000

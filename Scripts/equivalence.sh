@@ -17,8 +17,8 @@ work="$root/.build-equivalence"
 if [ ! -d "$shared" ]; then
   echo "equivalence: $shared is missing, so only the bundled examples are generated and compared" >&2
 fi
-swift build --product statechart >&2
-tool="$(swift build --show-bin-path)/statechart"
+swift build --enable-all-traits --product statechart >&2
+tool="$(swift build --enable-all-traits --show-bin-path)/statechart"
 rm -rf "$work/Package.swift" "$work/Tests"
 mkdir -p "$work/Tests/EquivalenceTests/Generated"
 

@@ -13,5 +13,5 @@ if ! command -v dot >/dev/null; then
   $sudo apt-get install -y -qq graphviz >/dev/null 2>&1 || {
     $sudo apt-get update -qq >/dev/null 2>&1; $sudo apt-get install -y -qq graphviz >/dev/null 2>&1 || true; }
 fi
-swift build --product statechart >/dev/null
-exec python3 Scripts/hostile_surfaces.py "$(swift build --show-bin-path)/statechart" "$@"
+swift build --enable-all-traits --product statechart >/dev/null
+exec python3 Scripts/hostile_surfaces.py "$(swift build --enable-all-traits --show-bin-path)/statechart" "$@"

@@ -10,8 +10,8 @@
 #   Scripts/hostile.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --product statechart >/dev/null
-bin="$(swift build --show-bin-path)/statechart"
+swift build --enable-all-traits --product statechart >/dev/null
+bin="$(swift build --enable-all-traits --show-bin-path)/statechart"
 fixtures=Tests/StatechartToolTests/Fixtures/Hostile
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

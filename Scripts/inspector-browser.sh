@@ -7,8 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/chromium.sh
-swift build --product statechart >/dev/null
-binary="$(swift build --show-bin-path)/statechart"
+swift build --enable-all-traits --product statechart >/dev/null
+binary="$(swift build --enable-all-traits --show-bin-path)/statechart"
 work="$(mktemp -d)"
 # Waits up to 10 s for the server to write its address to the file $1; its output is in $2.
 wait_for_address() {

@@ -34,8 +34,8 @@ done
 cd "$root"
 if [[ -z "$binary" ]]; then
   Scripts/system-libraries.sh
-  swift build -c release --product statechart >&2
-  binary="$(swift build -c release --show-bin-path)/statechart"
+  swift build --enable-all-traits -c release --product statechart >&2
+  binary="$(swift build --enable-all-traits -c release --show-bin-path)/statechart"
 fi
 if [[ ! -x "$binary" ]]; then
   echo "install.sh: '$binary' is not an executable" >&2
@@ -43,7 +43,7 @@ if [[ ! -x "$binary" ]]; then
 fi
 
 # generate-manual, from the checkout SwiftPM resolved for this package.
-swift package resolve >/dev/null
+swift package --enable-all-traits resolve >/dev/null
 parser=".build/checkouts/swift-argument-parser"
 if [[ ! -d "$parser/Tools/generate-manual" ]]; then
   echo "install.sh: $parser has no generate-manual tool" >&2

@@ -10,8 +10,8 @@ if ! command -v tmux >/dev/null; then
   sudo=""; [[ "$(id -u)" != "0" ]] && sudo="sudo"
   $sudo apt-get install -y -qq tmux >/dev/null || { $sudo apt-get update -qq >/dev/null; $sudo apt-get install -y -qq tmux >/dev/null; }
 fi
-swift build --product statechart >/dev/null
-binary="$(swift build --show-bin-path)/statechart"
+swift build --enable-all-traits --product statechart >/dev/null
+binary="$(swift build --enable-all-traits --show-bin-path)/statechart"
 work="$(mktemp -d)"
 socket="$work/tmux.socket"
 export STATECHART_HISTORY="$work/history"

@@ -5,4 +5,4 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/Scripts/system-libraries.sh"
-exec swift run --package-path "$root" statechart "$@"
+exec swift run --package-path "$root" --enable-all-traits statechart "$@"

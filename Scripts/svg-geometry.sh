@@ -7,8 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/chromium.sh
-swift build --product statechart >/dev/null
-binary="$(swift build --show-bin-path)/statechart"
+swift build --enable-all-traits --product statechart >/dev/null
+binary="$(swift build --enable-all-traits --show-bin-path)/statechart"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 charts=(Examples/*.scxml)

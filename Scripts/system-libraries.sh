@@ -5,8 +5,9 @@
 # Nothing to do on macOS (all are part of the system) or when pkg-config finds
 # javascriptcoregtk-4.1, libedit and sqlite3; otherwise installs the Debian packages
 # libjavascriptcoregtk-4.1-dev, libedit-dev and libsqlite3-dev with apt-get (through sudo when not
-# root). To build without the first two instead, pass --disable-default-traits to swift build,
-# swift test and swift run (an app that does not use StatechartsStore never builds against SQLite).
+# root). The repository's scripts build with every trait; to build the tool without any of them,
+# pass --traits Tools to swift build and swift run instead (an app that does not turn on the
+# trait Store never builds against SQLite).
 set -euo pipefail
 
 if [[ "$(uname)" == "Darwin" ]]; then exit 0; fi
@@ -20,14 +21,14 @@ missing+=(pkg-config)
 
 if ! command -v apt-get >/dev/null; then
   echo "${missing[*]} are missing and apt-get is not available: install your system's JavaScriptCore" >&2
-  echo "GTK, libedit and SQLite development packages, or build with --disable-default-traits." >&2
+  echo "GTK, libedit and SQLite development packages, or build the tool with --traits Tools alone." >&2
   exit 1
 fi
 sudo=""
 if [[ "$(id -u)" != "0" ]]; then
   if ! command -v sudo >/dev/null; then
     echo "${missing[*]} are missing; install them as root (apt-get install ${missing[*]})," >&2
-    echo "or build with --disable-default-traits." >&2
+    echo "or build the tool with --traits Tools alone." >&2
     exit 1
   fi
   sudo="sudo"

@@ -5,4 +5,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/system-libraries.sh
-swift test "$@"
+swift test --enable-all-traits "$@"

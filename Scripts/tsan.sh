@@ -12,4 +12,4 @@ export JSC_usePollingTraps=true JSC_useConcurrentGC=false
 # What the sanitizer reports about JavaScriptCore itself, not this package:
 # Scripts/tsan-suppressions.txt says which and why.
 export TSAN_OPTIONS="suppressions=$PWD/Scripts/tsan-suppressions.txt${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
-swift test --sanitize=thread --scratch-path .build-tsan "$@"
+swift test --enable-all-traits --sanitize=thread --scratch-path .build-tsan "$@"

@@ -1,3 +1,4 @@
+#if Tools
 // A scripted session of the Bluetooth LE connection kit on a simulated central and a test clock:
 // pairing, messages, the device leaving range, Bluetooth turned off, a relaunch by the system,
 // unpairing, and choosing a device from the nearby list. Every transition of the chart is printed with the virtual time it happened at.
@@ -167,3 +168,10 @@ do {
     print("bluetooth-demo: \(error)")
     exit(1)
 }
+#else
+import Foundation
+
+FileHandle.standardError.write(
+    Data("bluetooth-demo was built without the package trait Tools: build it with --enable-all-traits\n".utf8))
+exit(2)
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 // Messaging throughput of the connection kit on the simulated link, in simulated time: a request
 // answered with its own bytes (1 MiB each way by default), at ATT write lengths of 20, 185, 244
 // and 512 bytes, written with and without response, over a link with a 30 ms connection interval
@@ -81,3 +82,10 @@ do {
     print("bluetooth-throughput: \(error)")
     exit(1)
 }
+#else
+import Foundation
+
+FileHandle.standardError.write(
+    Data("bluetooth-throughput was built without the package trait Tools: build it with --enable-all-traits\n".utf8))
+exit(2)
+#endif

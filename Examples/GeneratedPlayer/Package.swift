@@ -6,7 +6,7 @@ import PackageDescription
 
 let package = Package(
     name: "GeneratedPlayer",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     dependencies: [
         // In an app: .package(url: "https://github.com/…/Statecharts", from: "…")
         .package(name: "Statecharts", path: "../..")

@@ -1,3 +1,4 @@
+#if Tools
 /// The charts that ship inside the tool, so that it runs on a fresh clone with no file given.
 enum BundledCharts {
     /// `Examples/media-player.scxml`, verbatim (a test checks that the two are the same).
@@ -6,8 +7,8 @@ enum BundledCharts {
     /// The media player: nested, parallel and history states, and timers scoped to states.
     static let mediaPlayer = #"""
         <?xml version="1.0" encoding="UTF-8"?>
-        <!-- The media player that `swift run statechart run` runs when it is given no chart.
-             Try it at a prompt: swift run statechart repl Examples/media-player.scxml -->
+        <!-- The media player that `Scripts/statechart.sh run` runs when it is given no chart.
+             Try it at a prompt: Scripts/statechart.sh repl Examples/media-player.scxml -->
         <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" name="media-player" initial="stopped">
           <state id="stopped">
             <transition event="play" target="active"/>
@@ -67,3 +68,4 @@ enum BundledCharts {
         "pause", "wait 5m", "eject",
     ]
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Statecharts
 import StatechartsSCXML
@@ -271,3 +272,4 @@ struct ChartSession {
         }
     }
 }
+#endif

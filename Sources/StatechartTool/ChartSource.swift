@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Statecharts
 import StatechartsSCXML
@@ -60,3 +61,4 @@ struct ChartSource {
         for warning in chart.warnings { printToStandardError("\(warning)") }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import Statecharts
@@ -101,3 +102,4 @@ public struct CheckCommand: ParsableCommand {
         if failing { throw ExitCode.failure }
     }
 }
+#endif

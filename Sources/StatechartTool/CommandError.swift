@@ -1,3 +1,4 @@
+#if Tools
 import Statecharts
 import StatechartsSCXML
 
@@ -62,3 +63,4 @@ public struct CommandError: Error, CustomStringConvertible {
         if problems.isEmpty { problems = [Problem(message: description)] }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import Statecharts
@@ -384,3 +385,4 @@ private final class VerdictBox: @unchecked Sendable {
         lock.withLock { verdicts.map { $0 ?? .skipped("not run") } }
     }
 }
+#endif

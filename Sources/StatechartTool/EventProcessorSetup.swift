@@ -1,3 +1,4 @@
+#if Tools
 import StatechartsSCXML
 
 #if HTTP
@@ -45,3 +46,4 @@ struct EventProcessorSetup {
         for stop in stopping { await stop() }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import Statecharts
@@ -67,3 +68,4 @@ public struct GenerateCommand: ParsableCommand {
 }
 
 extension SwiftGenerator.Access: ExpressibleByArgument {}
+#endif

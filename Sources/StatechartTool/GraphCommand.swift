@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import Statecharts
@@ -102,3 +103,4 @@ public struct GraphCommand: ParsableCommand {
         return String(decoding: result.output, as: UTF8.self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 #if Inspector
 import ArgumentParser
 import Foundation
@@ -141,4 +142,5 @@ public struct InspectCommand: AsyncParsableCommand {
         }
     }
 }
+#endif
 #endif

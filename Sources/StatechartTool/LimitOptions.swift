@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import StatechartsSCXML
@@ -80,3 +81,4 @@ public struct LimitOptions: ParsableArguments, Sendable {
         return limits
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 
 #if LineEditing
@@ -112,3 +113,4 @@ final class LineReader {
     }
     #endif
 }
+#endif

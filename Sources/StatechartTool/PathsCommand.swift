@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import Statecharts
@@ -142,3 +143,4 @@ public struct PathsCommand: ParsableCommand {
 }
 
 extension PathCoverage: ExpressibleByArgument {}
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import Statecharts
@@ -164,3 +165,4 @@ public struct ReplCommand: AsyncParsableCommand {
         writeUnbuffered(Escaping.terminal(text, keepingLineBreaks: true) + terminator)
     }
 }
+#endif

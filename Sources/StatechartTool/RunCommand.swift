@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import Statecharts
@@ -190,3 +191,4 @@ public enum RunClock: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// Time follows the wall clock.
     case real
 }
+#endif

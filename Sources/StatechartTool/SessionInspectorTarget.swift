@@ -1,3 +1,4 @@
+#if Tools
 #if Inspector
 import Foundation
 import Statecharts
@@ -256,4 +257,5 @@ actor SessionInspectorTarget: InspectorTarget {
         }
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import StatechartsTesting
@@ -143,3 +144,4 @@ public struct StatechartCommand: AsyncParsableCommand {
         enum CodingKeys: String, CodingKey { case severity, message, file, line, column }
     }
 }
+#endif

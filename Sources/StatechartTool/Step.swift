@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import StatechartsSCXML
 
@@ -84,3 +85,4 @@ public enum Step: Equatable, Sendable {
         return nil
     }
 }
+#endif

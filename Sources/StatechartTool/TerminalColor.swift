@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Statecharts
 
@@ -165,3 +166,4 @@ struct StyledLine: ExpressibleByStringLiteral {
 func printLine(_ line: StyledLine) {
     print(line.rendered(coloured: TerminalColor.output))
 }
+#endif

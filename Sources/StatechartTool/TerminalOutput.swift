@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Statecharts
 
@@ -39,3 +40,4 @@ func writeUnbuffered(_ text: String, to handle: FileHandle = .standardOutput) {
 enum TerminalOutput {
     static func configuration(_ states: [String]) -> String { "[" + states.joined(separator: ", ") + "]" }
 }
+#endif

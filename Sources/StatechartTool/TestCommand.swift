@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import StatechartsTesting
@@ -115,3 +116,4 @@ public struct TestCommand: AsyncParsableCommand {
         return StyledLine(line)
     }
 }
+#endif

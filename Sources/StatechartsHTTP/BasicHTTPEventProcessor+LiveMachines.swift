@@ -1,3 +1,4 @@
+#if HTTP
 import Foundation
 import Statecharts
 
@@ -42,3 +43,4 @@ extension BasicHTTPEventProcessor: LiveEventProcessor {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
@@ -432,3 +433,4 @@ extension BasicHTTPEventProcessor {
         var isWaitingForSends: Bool { contents.withLock { $0.sendsInFlight > 0 && $0.arrivals.isEmpty } }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 /// Why the inspector refused a request: the page shows the message, and the HTTP API answers
 /// with the status.
 public struct InspectorError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -28,3 +29,4 @@ public struct InspectorError: Error, Sendable, Hashable, CustomStringConvertible
     public static let clockNotControlled = InspectorError(
         "this machine runs on its own clock; the inspector cannot move it", status: 409)
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 import Statecharts
 
@@ -179,3 +180,4 @@ actor InspectorHub {
         return String(decoding: data, as: UTF8.self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 /// A message of the inspector's WebSocket (`/api/updates`), as JSON.
 ///
 /// The first is `{"type": "timeline", "steps": [...], "realTime": false}`, with the whole
@@ -23,3 +24,4 @@ public struct InspectorMessage: Sendable, Hashable, Codable {
         self.realTime = realTime
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 /// The inspector's page: one HTML file with its style, and its script.
 ///
 /// The chart's SVG comes from `/api/chart` and is parsed and inserted as nodes; each state is a
@@ -332,3 +333,4 @@ enum InspectorPage {
         }).catch(() => {});
         """#
 }
+#endif

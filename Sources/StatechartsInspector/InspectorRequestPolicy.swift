@@ -1,3 +1,4 @@
+#if Inspector
 import Statecharts
 
 /// What the inspector lets in: the one check every request passes, the page, the script, the API
@@ -120,3 +121,4 @@ extension Substring {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -196,3 +197,4 @@ struct InspectorRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }
+#endif

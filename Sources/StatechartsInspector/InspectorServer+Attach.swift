@@ -1,3 +1,4 @@
+#if Inspector
 import Statecharts
 
 extension InspectorServer {
@@ -62,3 +63,4 @@ extension InspectorServer {
         return try await start(target, port: port, token: token)
     }
 }
+#endif

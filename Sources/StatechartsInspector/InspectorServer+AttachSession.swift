@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 import Statecharts
 import StatechartsSCXML
@@ -109,3 +110,4 @@ final class IsolatedSessionLink: LiveMachineLink, SnapshotPump, @unchecked Senda
         }
     }
 }
+#endif

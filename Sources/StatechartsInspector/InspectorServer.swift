@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -168,3 +169,4 @@ extension InspectorRequestPolicy {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 import StatechartsSCXML
 
@@ -95,3 +96,4 @@ extension InspectorSnapshot {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 /// What an inspected machine is now: what `GET /api/snapshot` returns, and what each step of the
 /// timeline records.
 public struct InspectorSnapshot: Sendable, Hashable, Codable {
@@ -47,3 +48,4 @@ public struct InspectorSnapshot: Sendable, Hashable, Codable {
         self.status = status
     }
 }
+#endif

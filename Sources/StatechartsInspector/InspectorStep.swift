@@ -1,3 +1,4 @@
+#if Inspector
 /// One step of the timeline: what an event (or an instant at which timers fired) did, and the
 /// machine after it.
 public struct InspectorStep: Sendable, Hashable, Codable {
@@ -82,3 +83,4 @@ public struct InspectorEvent: Sendable, Hashable, Codable {
         self.data = data
     }
 }
+#endif

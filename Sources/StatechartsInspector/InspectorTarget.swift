@@ -1,3 +1,4 @@
+#if Inspector
 /// A machine the inspector shows and drives: an SCXML session of `statechart inspect`, or a live
 /// machine of an app (``InspectorServer/attach(_:port:token:events:isolation:)``).
 ///
@@ -53,3 +54,4 @@ public struct InspectorAbilities: Sendable, Hashable, Codable {
         self.clock = clock
     }
 }
+#endif

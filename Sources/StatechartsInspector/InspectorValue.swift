@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 
 /// A JSON value: an event's data, a machine's data model or context as the inspector shows them.
@@ -63,3 +64,4 @@ public enum InspectorValue: Sendable, Hashable, Codable {
         return nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 import Statecharts
 
 /// A live machine of an app, seen through its snapshots: what ``InspectorServer/attach(_:port:token:events:isolation:)``
@@ -234,3 +235,4 @@ where Event.Kind: Hashable & Sendable {
         }
     }
 }
+#endif

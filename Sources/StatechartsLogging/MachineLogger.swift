@@ -1,3 +1,4 @@
+#if Logging
 import Logging
 import Statecharts
 
@@ -130,3 +131,4 @@ public struct MachineLogger: Sendable {
         error.description
     }
 }
+#endif

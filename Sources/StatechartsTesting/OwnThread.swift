@@ -53,7 +53,8 @@ package enum OwnThread {
 }
 
 /// A task executor with a thread of its own: a serial Dispatch queue, which Dispatch gives a
-/// thread outside the pool that Swift's tasks share.
+/// thread outside the pool that Swift's tasks share. Task executors need macOS 15 and iOS 18.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 package final class OwnThreadExecutor: TaskExecutor {
     private let queue: DispatchQueue
 

@@ -28,7 +28,12 @@ package struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         try await Self.slots.holding {
-            try await withTaskExecutorPreference(OwnThreadExecutor(label: test.name)) { try await function() }
+            // Task executors need macOS 15 and iOS 18; before, the test runs on the pool.
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+                try await withTaskExecutorPreference(OwnThreadExecutor(label: test.name)) { try await function() }
+            } else {
+                try await function()
+            }
         }
     }
 

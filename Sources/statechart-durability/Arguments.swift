@@ -1,3 +1,4 @@
+#if Store
 import Foundation
 import StatechartsStore
 
@@ -91,3 +92,4 @@ struct EventStream {
         return x ^ (x >> 31)
     }
 }
+#endif

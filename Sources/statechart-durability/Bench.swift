@@ -1,3 +1,4 @@
+#if Store
 import Foundation
 import GRDB
 import Statecharts
@@ -133,3 +134,4 @@ func baseline(_ arguments: Arguments) async throws {
     }
     print(#"{"events": \#(events), "started": \#(started), "applied": \#(Fleet.systemTime())}"#)
 }
+#endif

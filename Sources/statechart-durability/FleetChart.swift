@@ -1,3 +1,4 @@
+#if Store
 import Statecharts
 import StatechartsStore
 
@@ -63,3 +64,4 @@ func fleetChart() throws -> Statechart<FleetState, FleetEvent, FleetRecord> {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Store
 import Foundation
 import Statecharts
 import StatechartsStore
@@ -166,3 +167,10 @@ func reset(_ arguments: Arguments) async throws {
     store.close()
     #endif
 }
+#else
+import Foundation
+
+FileHandle.standardError.write(
+    Data("statechart-durability was built without the package trait Store: build it with --enable-all-traits\n".utf8))
+exit(2)
+#endif

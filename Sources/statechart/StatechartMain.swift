@@ -1,3 +1,4 @@
+#if Tools
 import StatechartTool
 
 /// The `statechart` executable: the root command, run so that `--json` failures are JSON too.
@@ -7,3 +8,16 @@ enum StatechartMain {
         await StatechartCommand.main(arguments: Array(CommandLine.arguments.dropFirst()))
     }
 }
+#else
+import Foundation
+
+/// The `statechart` executable without the package trait Tools: it says how to build the tool.
+@main
+enum StatechartMain {
+    static func main() {
+        FileHandle.standardError.write(
+            Data("statechart was built without the package trait Tools: build it with --enable-all-traits\n".utf8))
+        exit(2)
+    }
+}
+#endif

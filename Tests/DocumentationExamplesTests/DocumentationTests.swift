@@ -1,5 +1,6 @@
 import Foundation
 import Statecharts
+import StatechartsSCXML
 import StatechartsTesting
 import Testing
 
@@ -13,9 +14,10 @@ import Testing
     /// The folders whose Swift files hold the examples.
     static let exampleFolders = ["Tests/DocumentationExamplesTests", "Examples/Flows"]
 
-    /// Folders whose Swift files the documents quote but no test target compiles: the manifest of
-    /// the package that uses the build plugin (CI builds that package).
-    static let quotedFolders = ["Examples/GeneratedPlayer"]
+    /// Folders whose Swift files the documents quote but no test target compiles: the manifests of
+    /// the package that uses the build plugin and of an app's package that adds this one (CI builds
+    /// both: Scripts/generated-player.sh, Scripts/client-pins.sh).
+    static let quotedFolders = ["Examples/GeneratedPlayer", "Examples/Client"]
 
     static func read(_ path: String) throws -> String {
         try String(contentsOf: root.appending(path: path), encoding: .utf8)
@@ -118,15 +120,41 @@ import Testing
         }
     }
 
-    @Test("each example article shows the picture its chart draws of itself")
+    @Test("each example article shows the picture its chart draws of itself, and it is current")
     func articlePictures() throws {
-        for (article, picture) in [
-            ("ExampleGameFlow.md", try makeGameChart().mermaid()),
-            ("ExampleMediaPlayer.md", try makePlayerChart().mermaid()),
+        for (article, picture, svg) in [
+            ("ExampleGameFlow.md", "example-game-flow.svg", try makeGameChart().svg()),
+            ("ExampleMediaPlayer.md", "example-media-player.svg", try makePlayerChart().svg()),
         ] {
             let text = try Self.read("Sources/Statecharts/Statecharts.docc/\(article)")
-            #expect(text.contains("```mermaid\n" + picture + "```"), "regenerate the picture in \(article)")
+            #expect(text.contains("](\(picture))"), "\(article) shows its picture")
+            let file = Self.root.appending(path: "Sources/Statecharts/Statecharts.docc/Resources/\(picture)")
+            #expect(try CheckedInFile.isCurrent(svg, at: file), "\(picture) is stale: run Scripts/pictures.sh")
         }
+    }
+
+    @Test("the README shows the picture of the media player its first command runs, and it is current")
+    func readmePicture() throws {
+        let readme = try Self.read("README.md")
+        #expect(readme.contains("](Examples/media-player.svg)"))
+        let document = try SCXMLChart.load(contentsOf: Self.root.appending(path: "Examples/media-player.scxml"))
+        #expect(
+            try CheckedInFile.isCurrent(
+                document.statechart.svg(), at: Self.root.appending(path: "Examples/media-player.svg")),
+            "Examples/media-player.svg is stale: run Scripts/pictures.sh")
+    }
+
+    @Test("no catalog shows a chart as Mermaid source, which DocC does not draw")
+    func noMermaidInCatalogs() throws {
+        let sources = Self.root.appending(path: "Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap {
+            $0 as? URL
+        }
+        for file in files ?? [] where file.pathExtension == "md" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(!text.contains("```mermaid"), "\(file.lastPathComponent) has a mermaid block")
+        }
+        #expect(!(try Self.read("README.md")).contains("```mermaid"))
     }
 
     @Test("the README shows the output its first example prints")

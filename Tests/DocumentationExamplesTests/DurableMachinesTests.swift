@@ -1,3 +1,4 @@
+#if Store
 import Foundation
 import Statecharts
 import StatechartsStore
@@ -141,3 +142,4 @@ struct DurableMachinesExamples {
     }
     #endif
 }
+#endif

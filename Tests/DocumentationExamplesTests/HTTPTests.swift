@@ -1,3 +1,4 @@
+#if HTTP
 import Foundation
 import StatechartsHTTP
 import StatechartsSCXML
@@ -30,3 +31,4 @@ struct HTTPTests {
     }
     #endif
 }
+#endif

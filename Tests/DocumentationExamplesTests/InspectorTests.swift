@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 import Statecharts
 import StatechartsInspector
@@ -33,3 +34,4 @@ struct InspectorTests {
         #expect(timeline.last?.snapshot.events.contains("pause") == true)
     }
 }
+#endif

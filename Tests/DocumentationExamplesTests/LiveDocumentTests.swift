@@ -1,3 +1,4 @@
+#if Inspector
 import Clocks
 import Foundation
 import Observation
@@ -255,3 +256,4 @@ struct SCXMLSessionActorTests {
         #expect(causes == [.now, .start, .event("switch.on"), .timers])
     }
 }
+#endif

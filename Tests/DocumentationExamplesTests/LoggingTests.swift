@@ -1,3 +1,4 @@
+#if Logging
 import Logging
 import Statecharts
 import StatechartsLogging
@@ -94,4 +95,5 @@ struct OSLogHandler: LogHandler {
 func bootstrapLogging() {
     LoggingSystem.bootstrap(OSLogHandler.init)
 }
+#endif
 #endif

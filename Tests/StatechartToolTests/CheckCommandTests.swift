@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Testing
 
@@ -84,3 +85,4 @@ struct CheckCommandTests {
             ])
     }
 }
+#endif

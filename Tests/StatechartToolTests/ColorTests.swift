@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import StatechartsTesting
 import Testing
@@ -85,3 +86,4 @@ struct ColorTests {
         #expect(plain.contains("\(file.lastPathComponent):2:"))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Statecharts
 import StatechartsTesting
@@ -14,11 +15,11 @@ enum CommandLine {
     /// these tests.
     static var binary: URL? { BuiltProducts.executable(named: "statechart") }
 
-    static let missing: Comment = "the statechart binary is not built; run swift build"
+    static let missing: Comment = "the statechart binary is not built; run swift build --enable-all-traits"
 
     /// Thrown when the binary has not been built.
     struct MissingBinary: Error, CustomStringConvertible {
-        var description: String { "the statechart binary is not built; run swift build" }
+        var description: String { "the statechart binary is not built; run swift build --enable-all-traits" }
     }
 
     /// A new, empty temporary folder.
@@ -58,3 +59,4 @@ enum CommandLine {
     /// The processes that may run at once.
     static let processes = Slots(ProcessInfo.processInfo.activeProcessorCount)
 }
+#endif

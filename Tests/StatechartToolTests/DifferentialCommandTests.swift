@@ -1,3 +1,4 @@
+#if Tools
 import StatechartsTesting
 import Testing
 
@@ -45,3 +46,4 @@ import Testing
         #expect(Set(parents.keys).union(chart.states.map(\.id)) == Set(chart.stateIDs))
     }
 }
+#endif

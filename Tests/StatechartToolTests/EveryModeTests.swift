@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Statecharts
 import StatechartsSCXML
@@ -90,3 +91,4 @@ struct EveryModeTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import StatechartsTesting
 import Testing
@@ -73,3 +74,4 @@ struct GenerateCommandTests {
         #expect(try FileManager.default.attributesOfItem(atPath: out.path)[.modificationDate] as? Date == written)
     }
 }
+#endif

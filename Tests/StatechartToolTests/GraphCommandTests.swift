@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Testing
 
@@ -67,3 +68,4 @@ struct GraphCommandTests {
         #expect(output.standardError.contains("mermaid"))
     }
 }
+#endif

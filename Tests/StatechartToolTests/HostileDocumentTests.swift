@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import StatechartTool
 import Statecharts
@@ -226,3 +227,4 @@ struct HostileDocumentTests {
         #expect(line == "x: \\u{1B}[2J\\u{1B}]0;owned\\u{7}plain\tok")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 #if Inspector && ECMAScript
 import Foundation
 import Testing
@@ -51,4 +52,5 @@ import Testing
         #expect(ticks == 100)
     }
 }
+#endif
 #endif

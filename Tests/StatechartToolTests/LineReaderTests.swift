@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Testing
 
@@ -28,3 +29,4 @@ import Testing
         if !reader.edits { #expect(reader.historyFile == nil) }
     }
 }
+#endif

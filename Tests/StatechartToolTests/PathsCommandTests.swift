@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import StatechartsTesting
 import Testing
@@ -123,7 +124,7 @@ struct PathsCommandTests {
                 "Sources/StatechartsTesting/StatechartsTesting.docc/TestingAStatechart.md"), encoding: .utf8)
         #expect(
             article.contains(
-                "$ swift run statechart paths Examples/media-player.scxml\n" + first.standardOutput + "```"),
+                "$ statechart paths Examples/media-player.scxml\n" + first.standardOutput + "```"),
             "the article's output of statechart paths is the tool's:\n\(first.standardOutput)")
     }
 
@@ -160,3 +161,4 @@ struct PathsCommandTests {
                 """), "\(output.standardOutput)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Testing
 
@@ -89,3 +90,4 @@ struct ReplCommandTests {
                 """)
     }
 }
+#endif

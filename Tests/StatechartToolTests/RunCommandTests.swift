@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import StatechartTool
 import StatechartsSCXML
@@ -303,3 +304,4 @@ struct RunCommandTests {
         #expect(output.standardError.split(separator: "\n").count == 1)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import StatechartsTesting
 import Testing
@@ -114,3 +115,4 @@ struct TestCommandTests {
         #expect(output.standardOutput.isEmpty)
     }
 }
+#endif

@@ -1,6 +1,7 @@
 import Foundation
 import Statecharts
 import StatechartsBluetooth
+import StatechartsTesting
 import Testing
 
 /// Each path of the connection chart, and each fault, on a test clock.
@@ -275,8 +276,12 @@ struct ConnectionTests {
             contentsOf: DemoTests.packageRoot.appending(
                 path: "Sources/StatechartsBluetooth/StatechartsBluetooth.docc/StatechartsBluetooth.md"),
             encoding: .utf8)
-        let picture = try ConnectionChart.make(Rig.configuration).mermaid()
-        #expect(article.contains("```mermaid\n" + picture), "regenerate the article's picture")
+        #expect(article.contains("](connection-chart.svg)"))
+        let file = DemoTests.packageRoot.appending(
+            path: "Sources/StatechartsBluetooth/StatechartsBluetooth.docc/Resources/connection-chart.svg")
+        #expect(
+            try CheckedInFile.isCurrent(try ConnectionChart.make(Rig.configuration).svg(), at: file),
+            "connection-chart.svg is stale: run Scripts/pictures.sh")
     }
 
     @Test func theChartHasNoErrorsAndEveryStateIsReachable() throws {

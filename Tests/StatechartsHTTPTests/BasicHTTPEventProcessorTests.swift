@@ -1,3 +1,4 @@
+#if HTTP
 import AsyncHTTPClient
 import Foundation
 import StatechartsHTTP
@@ -211,4 +212,5 @@ struct ArrivalBudgetTests {
         await http.shutdown()
     }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if HTTP
 import Foundation
 import Statecharts
 import StatechartsHTTP
@@ -88,3 +89,4 @@ struct LiveMachineHTTPTests {
         await http.shutdown()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 import Statecharts
 import StatechartsInspector
@@ -208,3 +209,4 @@ func recorderEvent(named name: String, data: InspectorValue?) -> RecorderEvent? 
         return result == 0
     }
 }
+#endif

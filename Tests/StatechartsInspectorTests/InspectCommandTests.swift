@@ -1,3 +1,4 @@
+#if Inspector && Tools
 import Foundation
 import StatechartsInspector
 import StatechartsTesting
@@ -172,3 +173,4 @@ import Testing
         #expect(try await client.snapshot().time == after)
     }
 }
+#endif

@@ -1,10 +1,11 @@
+#if Inspector
 import AsyncHTTPClient
 import Foundation
 import HummingbirdWSClient
 import Logging
 import NIOCore
+import Statecharts
 import StatechartsInspector
-import Synchronization
 
 /// Talks to an inspector over loopback as the page does: HTTP with the token, and the WebSocket.
 struct InspectorClient: Sendable {
@@ -118,8 +119,9 @@ struct InspectorClient: Sendable {
     }
 
     final class Received: Sendable {
-        let messages = Mutex<[InspectorMessage]>([])
+        let messages = Locked<[InspectorMessage]>([])
     }
 
     struct TimedOut: Error {}
 }
+#endif

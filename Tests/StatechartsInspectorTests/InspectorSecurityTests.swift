@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 import Statecharts
 import Testing
@@ -192,3 +193,4 @@ private final class SilentTarget: InspectorTarget {
     func advance(by seconds: Double) async throws(InspectorError) { throw InspectorError("silent") }
     func disconnect() async {}
 }
+#endif

@@ -1,3 +1,4 @@
+#if Inspector
 import Foundation
 import StatechartsTesting
 
@@ -92,3 +93,4 @@ enum RawHTTP {
         return reply
     }
 }
+#endif

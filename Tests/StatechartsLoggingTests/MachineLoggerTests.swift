@@ -1,3 +1,4 @@
+#if Logging
 import Clocks
 import Logging
 import Statecharts
@@ -172,3 +173,4 @@ struct MachineLoggerTests {
         #expect(records.all.last?.metadata["configuration"] == .array(["heating"]))
     }
 }
+#endif

@@ -1,12 +1,11 @@
 import Foundation
 import Statecharts
 import StatechartsSCXML
-import Synchronization
 import Testing
 
 /// Collects what `<log>` writes, from any thread.
 final class LogCollector: Sendable {
-    let records = Mutex<[SCXMLLogRecord]>([])
+    let records = Locked<[SCXMLLogRecord]>([])
     var lines: [String] { records.withLock { $0.map(\.description) } }
     var handler: @Sendable (SCXMLLogRecord) -> Void { { record in self.records.withLock { $0.append(record) } } }
 }

@@ -1,3 +1,4 @@
+#if Store
 import Foundation
 import Statecharts
 import StatechartsStore
@@ -275,3 +276,4 @@ import Testing
 
 /// The order's states as a later version of an app might have them: `paid` became `settled`.
 enum RenamedOrderState: String, Hashable, Codable, Sendable { case open, settled }
+#endif

@@ -1,3 +1,4 @@
+#if Store
 import Foundation
 import Statecharts
 import StatechartsStore
@@ -67,3 +68,4 @@ final class TestClock: Sendable {
     }
     var read: @Sendable () -> Int64 { { self.now } }
 }
+#endif

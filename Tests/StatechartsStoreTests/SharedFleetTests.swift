@@ -1,3 +1,4 @@
+#if Store
 import Foundation
 import Statecharts
 import Testing
@@ -165,3 +166,4 @@ struct SharedFleetTests {
         #expect(machine.configuration == [.paid])
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Store
 import Foundation
 import Statecharts
 import StatechartsStore
@@ -60,3 +61,4 @@ func orders(
         onError: { id, message in errors?.withLock { $0.append("\(id): \(message)") } }
     ) { id in Order(id: id) }
 }
+#endif

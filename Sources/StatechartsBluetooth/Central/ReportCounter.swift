@@ -1,15 +1,16 @@
-import Synchronization
+import Statecharts
 
 /// Counts reports across tasks: those a central gave a subscriber, those a connection handled.
 package final class ReportCounter: Sendable {
-    private let count = Atomic<Int>(0)
+    /// Behind a lock rather than in an `Atomic`, which needs macOS 15 and iOS 18.
+    private let count = Locked(0)
 
     /// A counter at zero.
     package init() {}
 
     /// Counts one.
-    package func increment() { count.add(1, ordering: .sequentiallyConsistent) }
+    package func increment() { count.withLock { $0 += 1 } }
 
     /// The count.
-    package var value: Int { count.load(ordering: .sequentiallyConsistent) }
+    package var value: Int { count.withLock { $0 } }
 }

@@ -1,5 +1,4 @@
 import Statecharts
-import Synchronization
 
 import struct Foundation.Data
 
@@ -10,7 +9,10 @@ final class ReadWaiter<Value: Sendable>: Sendable {
     private let continuation: Locked<CheckedContinuation<Result<Value, BluetoothError>, Never>?>
 
     init(_ continuation: CheckedContinuation<Result<Value, BluetoothError>, Never>) {
-        key = readWaiterKeys.add(1, ordering: .relaxed).newValue
+        key = readWaiterKeys.withLock {
+            $0 += 1
+            return $0
+        }
         self.continuation = Locked(continuation)
     }
 
@@ -23,7 +25,8 @@ final class ReadWaiter<Value: Sendable>: Sendable {
     }
 }
 
-private let readWaiterKeys = Atomic<Int>(0)
+/// Behind a lock rather than in an `Atomic`, which needs macOS 15 and iOS 18.
+private let readWaiterKeys = Locked(0)
 
 /// The reads a ``BluetoothConnection`` waits for: characteristic values and signal strengths.
 struct PendingReads: Sendable {

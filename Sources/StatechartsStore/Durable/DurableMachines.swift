@@ -1,3 +1,4 @@
+#if Store
 import Foundation
 import Statecharts
 
@@ -364,3 +365,4 @@ extension Duration {
         return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Store
 /// How ``DurableMachines`` batches, snapshots and compacts.
 public struct DurableOptions: Sendable, Hashable {
     /// A snapshot (the machine's `MachineArchive`) is saved after this many journal entries; a
@@ -62,3 +63,4 @@ public enum JournalCompaction: Sendable, Hashable {
     /// keep enough entries to cover the time within which your clients retry.
     case afterSnapshot(keepingLast: Int)
 }
+#endif

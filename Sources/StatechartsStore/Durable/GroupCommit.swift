@@ -1,3 +1,4 @@
+#if Store
 import Statecharts
 
 /// Journals events from many concurrent senders in shared transactions: while one transaction
@@ -66,3 +67,4 @@ final class GroupCommit: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Store
 import Statecharts
 
 /// Wakes the waiting workers of one ``DurableMachines`` (there may be several, each in its own
@@ -52,3 +53,4 @@ final class WakeSignal: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Store
 /// Where durable machines keep their journal, snapshots and timers: SQLite for one process
 /// (``SQLiteMachineStore``), PostgreSQL for workers in many processes (`PostgresMachineStore`).
 ///
@@ -308,3 +309,4 @@ public struct Backlog: Sendable, Hashable {
     /// Whether nothing is waiting.
     public var isEmpty: Bool { pendingEvents == 0 && dueTimers == 0 }
 }
+#endif

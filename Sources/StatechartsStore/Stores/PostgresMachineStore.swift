@@ -1,3 +1,4 @@
+#if Store
 #if PostgreSQL
 import Foundation
 import Logging
@@ -534,4 +535,5 @@ public final class PostgresMachineStore: MachineStore {
 extension String {
     fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }
+#endif
 #endif

@@ -1,3 +1,4 @@
+#if Store
 import Foundation
 import GRDB
 
@@ -388,3 +389,4 @@ public struct SQLiteMachineStore: MachineStore {
         }
     }
 }
+#endif

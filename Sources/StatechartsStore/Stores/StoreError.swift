@@ -1,3 +1,4 @@
+#if Store
 /// Why a store or a durable machine could not do what was asked.
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The database refused or failed: the store's name, what it was doing, and the database's
@@ -28,3 +29,4 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+#endif

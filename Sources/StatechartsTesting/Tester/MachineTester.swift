@@ -1,4 +1,3 @@
-import CustomDump
 import Statecharts
 import Testing
 
@@ -228,7 +227,7 @@ where Event.Kind: Hashable {
             try update?(&expected)
         }
         guard expected != actual else { return }
-        let difference = diff(expected, actual, format: .proportional).map { "\n\n\($0)" } ?? ""
+        let difference = ValueDiff.lines(expected, actual).map { "\n\n\($0)" } ?? ""
         let message =
             update == nil
             ? "\(label) changed the state, and the test gave no assertion of the change (− before, + after):"
