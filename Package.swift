@@ -277,6 +277,12 @@ let package = Package(
         // A stand-in for the CoreBluetooth surface the adapter uses, with Apple's signatures: built
         // only for CoreBluetoothCentralTests, and empty where CoreBluetooth exists.
         .target(name: "CoreBluetoothStandIn", path: "Tests/CoreBluetoothStandIn"),
+        // The CoreBluetooth adapter (its source file, linked in) compiled against the stand-in, as a
+        // module of its own: what the documentation's app (the article "Building the app") makes its
+        // central with on Linux. Empty on Apple platforms, where the library has the adapter.
+        .target(
+            name: "CoreBluetoothAdapterStandIn", dependencies: ["StatechartsBluetooth", "CoreBluetoothStandIn"],
+            path: "Tests/CoreBluetoothAdapterStandIn", swiftSettings: [.define("COREBLUETOOTH_STAND_IN")]),
         // The CoreBluetooth adapter (its source file, linked in) on the stand-in: every delegate
         // path, and the connection chart end to end through it. Empty on Apple platforms, where
         // the library compiles the adapter against the real framework.
@@ -360,7 +366,7 @@ let package = Package(
 var documentationExampleDependencies: [Target.Dependency] {
     [
         "Statecharts", "StatechartsSCXML", "StatechartsLogging", "StatechartsHTTP", "StatechartsInspector",
-        "StatechartsBluetooth", "StatechartsTesting", "StatechartsStore",
+        "StatechartsBluetooth", "StatechartsTesting", "StatechartsStore", "CoreBluetoothAdapterStandIn",
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
         .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
         .product(name: "Clocks", package: "swift-clocks"),

@@ -1,7 +1,8 @@
 // The adapter from CoreBluetooth to ``BluetoothCentral``. On Apple platforms it is part of
 // StatechartsBluetooth, on the real framework. Where CoreBluetooth is absent, the test target
-// CoreBluetoothCentralTests compiles this same file (a symbolic link, with COREBLUETOOTH_STAND_IN
-// defined) against a stand-in of the framework; on Apple platforms that target leaves it out.
+// CoreBluetoothCentralTests and the target CoreBluetoothAdapterStandIn (for the documentation's
+// app) compile this same file (symbolic links, with COREBLUETOOTH_STAND_IN defined) against a
+// stand-in of the framework; on Apple platforms they leave it out.
 
 #if COREBLUETOOTH_STAND_IN && !canImport(CoreBluetooth)
 import CoreBluetoothStandIn

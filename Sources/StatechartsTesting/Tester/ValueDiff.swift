@@ -206,12 +206,15 @@ indirect enum ValueNode: Equatable {
             let inner = Mirror(reflecting: payload.value)
             let fields =
                 inner.displayStyle == .tuple
-                ? inner.children.map { Child(label: Self.fieldLabel($0.label), node: ValueNode($0.value, depth: depth + 1)) }
+                ? inner.children.map {
+                    Child(label: Self.fieldLabel($0.label), node: ValueNode($0.value, depth: depth + 1))
+                }
                 : [Child(label: nil, node: ValueNode(payload.value, depth: depth + 1))]
             self = .composite(open: ".\(name)(", close: ")", children: fields, ordered: false)
         case .struct, .class:
             if mirror.children.isEmpty || Self.isStandardLibraryValue(value) {
-                self = mirror.children.isEmpty && !(value is CustomStringConvertible)
+                self =
+                    mirror.children.isEmpty && !(value is CustomStringConvertible)
                     ? .leaf("\(Self.typeName(of: value))()") : .leaf(String(describing: value))
                 return
             }

@@ -1,0 +1,1 @@
+../../Sources/StatechartsBluetooth/CoreBluetooth/CoreBluetoothCentral.swift
