@@ -183,13 +183,18 @@ public actor StatechartActor<
                 await self?.wakeUp(.outcome(outcome, from: id))
             }
         }
-        return Task { [weak self] in
-            switch job {
-            case .invocation(let start):
+        switch job {
+        case .invocation(let start):
+            return Task { [weak self] in
                 let outcome = await start.run()
                 await self?.wakeUp(.outcome(outcome, from: start.id))
-            case .undelivered(let outgoing, let reason):
-                await self?.wakeUp(.undelivered(outgoing, reason: reason))
+            }
+        case .undelivered(let outgoing, let reason):
+            // Isolated to this actor (it captures `self`), so it is queued here now, in the order of
+            // the step's effects: ahead of the outcome of any invocation the same step started,
+            // whose task runs its work off the actor first. On the shared pool it raced them.
+            return Task {
+                self.wakeUp(.undelivered(outgoing, reason: reason))
             }
         }
     }
