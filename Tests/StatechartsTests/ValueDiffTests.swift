@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import StatechartsTesting
@@ -13,6 +14,15 @@ private struct Player: Equatable {
     var queue: [String]
     var tags: Set<Int>
     var volume: Int?
+}
+
+/// A node of a list that refers back to itself: what a context of classes may hold.
+private final class Link: Equatable {
+    var value: Int
+    var next: Link?
+    var previous: Link?
+    init(_ value: Int) { self.value = value }
+    static func == (left: Link, right: Link) -> Bool { left === right }
 }
 
 private enum Phase: Equatable {
@@ -85,5 +95,37 @@ struct ValueDiffTests {
     @Test("values of the standard library are written by their description")
     func standardLibrary() {
         #expect(ValueDiff.lines(Duration.seconds(1), Duration.seconds(2)) == "− 1.0 seconds\n+ 2.0 seconds")
+    }
+
+    @Test("an object met again inside itself is written once, and the diff ends")
+    func cycles() {
+        let first = Link(1)
+        let second = Link(2)
+        first.next = second
+        second.previous = first
+        let other = Link(3)
+        let text = ValueDiff.lines(first, other) ?? ""
+        #expect(text.contains("previous: Link(↩︎)"))
+        #expect(text.contains("+   value: 3"))
+    }
+
+    @Test("long collections are compared place by place, and a wide value is cut at the node limit")
+    func bounds() {
+        let long = Array(0..<5_000)
+        var changed = long
+        changed[2_500] = -1
+        let lines = ValueDiff.lines(long, changed)?.split(separator: "\n").map(String.init) ?? []
+        #expect(lines.filter { $0.hasPrefix("−") || $0.hasPrefix("+") } == ["−   [2500]: 2500,", "+   [2500]: -1,"])
+        let wide = Array(repeating: [1, 2, 3], count: 60_000)
+        var wider = wide
+        wider[59_999] = [4]
+        #expect(ValueDiff.lines(wide, wider) != nil, "past the node limit the rest is written by its description")
+    }
+
+    @Test("Foundation's values are written by their description, on Linux too")
+    func foundation() {
+        let text = ValueDiff.lines(Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 60)) ?? ""
+        #expect(text.hasPrefix("− 1970-01-01 00:00:00"))
+        #expect(!text.contains("_time"))
     }
 }

@@ -63,12 +63,15 @@ enum ValueDiff {
     private static func write(
         _ node: ValueNode, label: String, marker: String, depth: Int, last: Bool, into lines: inout [String]
     ) {
-        let written = node.written(depth: depth)
+        let written = node.written
         for (index, line) in written.enumerated() {
             let text = (index == 0 ? label : "") + line + (index == written.count - 1 && !last ? "," : "")
             lines.append(marker + " " + String(repeating: "  ", count: depth) + text)
         }
     }
+
+    /// The largest table of common runs ``alignByValue(_:_:)`` builds: 1,000 elements on each side.
+    static let lcsCellLimit = 1_000_000
 
     private enum Pair {
         case both(ValueNode.Child, ValueNode.Child)
@@ -95,6 +98,14 @@ enum ValueDiff {
     private static func alignByValue(_ old: [ValueNode.Child], _ new: [ValueNode.Child]) -> [Pair] {
         let rows = old.count
         let columns = new.count
+        // The table of common runs takes rows × columns cells: past this, elements are compared
+        // place by place, as long collections of a test are most often changed in place.
+        guard rows * columns <= lcsCellLimit else {
+            return (0..<max(rows, columns)).map { index in
+                if index < rows, index < columns { return .both(old[index], new[index]) }
+                return index < rows ? .removed(old[index]) : .added(new[index])
+            }
+        }
         var common = [[Int]](repeating: [Int](repeating: 0, count: columns + 1), count: rows + 1)
         for row in stride(from: rows - 1, through: 0, by: -1) {
             for column in stride(from: columns - 1, through: 0, by: -1) {
@@ -147,82 +158,109 @@ indirect enum ValueNode: Equatable {
         var prefix: String { label.map { "\($0): " } ?? "" }
     }
 
-    /// How deep a value is followed before it is written by its description: enough for any
-    /// state a test asserts, and a bound for values that refer to themselves.
-    static let depthLimit = 24
+    /// The value read through `Mirror`, within ``Reader``'s bounds.
+    init(_ value: Any) {
+        var reader = Reader()
+        self = reader.read(value, depth: 0)
+    }
 
-    init(_ value: Any, depth: Int = 0) {
-        let mirror = Mirror(reflecting: value)
-        if depth >= Self.depthLimit {
-            self = .leaf(String(describing: value))
-            return
-        }
-        func children(labelled label: (Int, String?) -> String?) -> [Child] {
-            mirror.children.enumerated().map { index, child in
-                Child(label: label(index, child.label), node: ValueNode(child.value, depth: depth + 1))
+    /// Reads values into nodes, bounded so that no value a test holds makes the diff hang: an
+    /// object met again inside itself is written `Name(↩︎)`, and past ``depthLimit`` levels or
+    /// ``nodeLimit`` nodes a value is written by its description.
+    struct Reader {
+        /// How deep a value is followed: enough for any state a test asserts.
+        static let depthLimit = 24
+        /// How many nodes one value may take.
+        static let nodeLimit = 100_000
+
+        private var nodes = 0
+        /// The objects being read, from the root down to the current value.
+        private var objects: Set<ObjectIdentifier> = []
+
+        mutating func read(_ value: Any, depth: Int) -> ValueNode {
+            nodes += 1
+            if depth >= Self.depthLimit || nodes > Self.nodeLimit { return .leaf(String(describing: value)) }
+            switch value {
+            case let string as String: return .leaf(string.debugDescription)
+            case let character as Character: return .leaf(String(character).debugDescription)
+            default: break
             }
-        }
-        switch value {
-        case let string as String:
-            self = .leaf(string.debugDescription)
-            return
-        case let character as Character:
-            self = .leaf(String(character).debugDescription)
-            return
-        default: break
-        }
-        switch mirror.displayStyle {
-        case .optional:
-            if let wrapped = mirror.children.first {
-                self = ValueNode(wrapped.value, depth: depth)
-            } else {
-                self = .leaf("nil")
-            }
-        case .collection:
-            self = .composite(open: "[", close: "]", children: children { index, _ in "[\(index)]" }, ordered: true)
-        case .set:
-            let elements = children { _, _ in nil }.sorted {
-                $0.node.written(depth: 0).joined(separator: "\n") < $1.node.written(depth: 0).joined(separator: "\n")
-            }
-            self = .composite(open: "Set([", close: "])", children: elements, ordered: true)
-        case .dictionary:
-            let entries = mirror.children.map { entry -> Child in
-                let pair = Array(Mirror(reflecting: entry.value).children)
-                guard pair.count == 2 else { return Child(label: nil, node: ValueNode(entry.value, depth: depth + 1)) }
-                let key = ValueNode(pair[0].value, depth: depth + 1).written(depth: 0).joined(separator: " ")
-                return Child(label: key, node: ValueNode(pair[1].value, depth: depth + 1))
-            }
-            self = .composite(
-                open: "[", close: "]", children: entries.sorted { ($0.label ?? "") < ($1.label ?? "") }, ordered: true)
-        case .tuple:
-            self = .composite(
-                open: "(", close: ")", children: children { _, label in Self.fieldLabel(label) }, ordered: false)
-        case .enum:
-            let name = Self.caseName(of: value, mirror: mirror)
-            guard let payload = mirror.children.first else {
-                self = .leaf("." + name)
-                return
-            }
-            let inner = Mirror(reflecting: payload.value)
-            let fields =
-                inner.displayStyle == .tuple
-                ? inner.children.map {
-                    Child(label: Self.fieldLabel($0.label), node: ValueNode($0.value, depth: depth + 1))
+            let mirror = Mirror(reflecting: value)
+            switch mirror.displayStyle {
+            case .optional:
+                guard let wrapped = mirror.children.first else { return .leaf("nil") }
+                return read(wrapped.value, depth: depth)
+            case .collection:
+                return .composite(
+                    open: "[", close: "]", children: children(of: mirror, depth: depth) { index, _ in "[\(index)]" },
+                    ordered: true)
+            case .set:
+                let elements = children(of: mirror, depth: depth) { _, _ in nil }
+                    .map { ($0, $0.node.written.joined(separator: "\n")) }
+                    .sorted { $0.1 < $1.1 }.map(\.0)
+                return .composite(open: "Set([", close: "])", children: elements, ordered: true)
+            case .dictionary:
+                var entries: [Child] = []
+                for entry in mirror.children {
+                    let pair = Array(Mirror(reflecting: entry.value).children)
+                    guard pair.count == 2 else {
+                        entries.append(Child(label: nil, node: read(entry.value, depth: depth + 1)))
+                        continue
+                    }
+                    let key = read(pair[0].value, depth: depth + 1).written.joined(separator: " ")
+                    entries.append(Child(label: key, node: read(pair[1].value, depth: depth + 1)))
                 }
-                : [Child(label: nil, node: ValueNode(payload.value, depth: depth + 1))]
-            self = .composite(open: ".\(name)(", close: ")", children: fields, ordered: false)
-        case .struct, .class:
-            if mirror.children.isEmpty || Self.isStandardLibraryValue(value) {
-                self =
-                    mirror.children.isEmpty && !(value is CustomStringConvertible)
-                    ? .leaf("\(Self.typeName(of: value))()") : .leaf(String(describing: value))
-                return
+                return .composite(
+                    open: "[", close: "]", children: entries.sorted { ($0.label ?? "") < ($1.label ?? "") },
+                    ordered: true)
+            case .tuple:
+                return .composite(
+                    open: "(", close: ")",
+                    children: children(of: mirror, depth: depth) { _, label in Self.fieldLabel(label) },
+                    ordered: false)
+            case .enum:
+                let name = ValueNode.caseName(of: value, mirror: mirror)
+                guard let payload = mirror.children.first else { return .leaf("." + name) }
+                let inner = Mirror(reflecting: payload.value)
+                let fields =
+                    inner.displayStyle == .tuple
+                    ? children(of: inner, depth: depth) { _, label in Self.fieldLabel(label) }
+                    : [Child(label: nil, node: read(payload.value, depth: depth + 1))]
+                return .composite(open: ".\(name)(", close: ")", children: fields, ordered: false)
+            case .struct, .class:
+                let type = ValueNode.typeName(of: value)
+                if mirror.children.isEmpty || ValueNode.isStandardLibraryValue(value) {
+                    return mirror.children.isEmpty && !(value is CustomStringConvertible)
+                        ? .leaf("\(type)()") : .leaf(String(describing: value))
+                }
+                guard mirror.displayStyle == .class else {
+                    return .composite(
+                        open: "\(type)(", close: ")", children: children(of: mirror, depth: depth) { $1 },
+                        ordered: false)
+                }
+                let object = ObjectIdentifier(value as AnyObject)
+                guard objects.insert(object).inserted else { return .leaf("\(type)(↩︎)") }
+                defer { objects.remove(object) }
+                return .composite(
+                    open: "\(type)(", close: ")", children: children(of: mirror, depth: depth) { $1 }, ordered: false)
+            default:
+                return .leaf(String(describing: value))
             }
-            self = .composite(
-                open: "\(Self.typeName(of: value))(", close: ")", children: children { _, label in label },
-                ordered: false)
-        default:
-            self = .leaf(String(describing: value))
+        }
+
+        private mutating func children(
+            of mirror: Mirror, depth: Int, labelled label: (Int, String?) -> String?
+        ) -> [Child] {
+            var children: [Child] = []
+            for (index, child) in mirror.children.enumerated() {
+                children.append(Child(label: label(index, child.label), node: read(child.value, depth: depth + 1)))
+            }
+            return children
+        }
+
+        private static func fieldLabel(_ label: String?) -> String? {
+            guard let label, !label.hasPrefix(".") else { return nil }
+            return label
         }
     }
 
@@ -237,18 +275,18 @@ indirect enum ValueNode: Equatable {
         }
     }
 
-    /// The value written in full, one string per line, indented from `depth`'s column.
-    func written(depth: Int) -> [String] {
+    /// The value written in full, one string per line, each nested level two spaces further in.
+    var written: [String] {
         switch self {
         case .leaf(let text): return [text]
         case .composite(let open, let close, let children, _):
             if children.isEmpty { return [open + close] }
             if isSingleLine, let only = children.first {
-                return [open + only.prefix + only.node.written(depth: 0).joined() + close]
+                return [open + only.prefix + only.node.written.joined() + close]
             }
             var lines = [open]
             for (index, child) in children.enumerated() {
-                let inner = child.node.written(depth: depth + 1)
+                let inner = child.node.written
                 for (line, text) in inner.enumerated() {
                     let comma = line == inner.count - 1 && index < children.count - 1 ? "," : ""
                     lines.append("  " + (line == 0 ? child.prefix : "") + text + comma)
@@ -264,23 +302,18 @@ indirect enum ValueNode: Equatable {
         switch self {
         case .leaf(let text): text
         case .composite(let open, let close, _, _):
-            isSingleLine ? written(depth: 0).joined() : open + "…" + close
+            isSingleLine ? written.joined() : open + "…" + close
         }
     }
 
-    private static func fieldLabel(_ label: String?) -> String? {
-        guard let label, !label.hasPrefix(".") else { return nil }
-        return label
-    }
-
     /// The type's name without its module and generic arguments.
-    private static func typeName(of value: Any) -> String {
+    fileprivate static func typeName(of value: Any) -> String {
         let name = String(describing: type(of: value))
         return name.firstIndex(of: "<").map { String(name[..<$0]) } ?? name
     }
 
     /// The name of an enum's case: the payload's label, or the case as Swift describes it.
-    private static func caseName(of value: Any, mirror: Mirror) -> String {
+    fileprivate static func caseName(of value: Any, mirror: Mirror) -> String {
         if let label = mirror.children.first?.label { return label }
         let described = String(describing: value)
         return described.split(separator: "(").first.map(String.init) ?? described
@@ -288,9 +321,10 @@ indirect enum ValueNode: Equatable {
 
     /// Values of the standard library and Foundation whose fields are private details (`Duration`,
     /// `Date`, `URL`): written by their description.
-    private static func isStandardLibraryValue(_ value: Any) -> Bool {
+    fileprivate static func isStandardLibraryValue(_ value: Any) -> Bool {
         guard value is CustomStringConvertible else { return false }
         let name = String(reflecting: type(of: value))
-        return name.hasPrefix("Swift.") || name.hasPrefix("Foundation.")
+        // On Linux Foundation's values live in FoundationEssentials (`FoundationEssentials.Date`).
+        return name.hasPrefix("Swift.") || name.hasPrefix("Foundation")
     }
 }
