@@ -11,8 +11,8 @@ public struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Check an SCXML chart: unreachable states, traps, shadowed and conflicting transitions.",
         discussion: """
-            Prints each finding as FILE:LINE:COLUMN: SEVERITY: MESSAGE [CODE], then a summary. The exit \
-            status is non-zero when there is an error, or with --strict a warning. --table prints, for \
+            Prints each finding as FILE:LINE:COLUMN: SEVERITY: MESSAGE [CODE], then a summary; with \
+            --format github, as GitHub Actions annotations. The exit status is non-zero when there is an error, or with --strict a warning. --table prints, for \
             each state, the events it handles and the events it ignores.
             """)
 
@@ -28,11 +28,29 @@ public struct CheckCommand: ParsableCommand {
     @Flag(help: "Exit with a non-zero status on warnings too.")
     public var strict = false
 
-    /// Whether to print JSON.
+    /// Whether to print JSON: the same as `--format json`.
     @Flag(
         help: "Print the findings as JSON: {\"errors\": [...]}, each with its severity, message, file, line and column."
     )
     public var json = false
+
+    /// How to print the findings.
+    @Option(
+        help: """
+            text (the default), json (as --json), or github: each finding as a GitHub Actions annotation \
+            (::warning file=…,line=…,col=…,title=…::…), shown on its line in a pull request.
+            """)
+    public var format: Format = .text
+
+    /// How ``CheckCommand`` prints its findings.
+    public enum Format: String, CaseIterable, ExpressibleByArgument, Sendable {
+        /// `FILE:LINE:COLUMN: SEVERITY: MESSAGE [CODE]`, then a summary.
+        case text
+        /// `{"errors": [...]}`.
+        case json
+        /// GitHub Actions annotations, then the summary.
+        case github
+    }
 
     /// A command ready to parse.
     public init() {}
@@ -77,12 +95,19 @@ public struct CheckCommand: ParsableCommand {
                 severity: diagnostic.severity.rawValue, code: diagnostic.code.rawValue, message: diagnostic.message,
                 state: diagnostic.state, place: diagnostic.location)
         }
-        if json {
+        if json || format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             printJSON(String(decoding: try encoder.encode(["errors": findings]), as: UTF8.self))
         } else {
             for finding in findings {
+                if format == .github {
+                    let annotation = GitHubAnnotation(
+                        severity: finding.severity, message: finding.message, location: finding.place,
+                        title: "statechart check: \(finding.code)")
+                    printLine(annotation.command)
+                    continue
+                }
                 printLine(
                     StyledLine.diagnostic(
                         at: finding.location, severity: finding.severity,

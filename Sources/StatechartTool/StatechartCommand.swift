@@ -58,6 +58,8 @@ public struct StatechartCommand: AsyncParsableCommand {
             guard status != .success, !message.isEmpty else { exit(withError: error) }
             if arguments.contains("--json") {
                 printJSON(errorJSON(error))
+            } else if GitHubAnnotation.requested(by: arguments) {
+                for annotation in annotations(for: error) { printLine(annotation.command) }
             } else if let error = error as? CommandError, error.isInDocument {
                 // FILE:LINE:COLUMN: error: MESSAGE at the start of each line, as compilers write.
                 printToStandardError(error.description)
@@ -115,6 +117,20 @@ public struct StatechartCommand: AsyncParsableCommand {
             return #"{"error":{"message":"unknown error"}}"#
         }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// An error as GitHub Actions annotations, under `--format github`: one per problem, at its
+    /// place in the document when it has one.
+    static func annotations(for error: any Error) -> [GitHubAnnotation] {
+        guard let error = error as? CommandError else {
+            var message = fullMessage(for: error)
+            if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+            return [GitHubAnnotation(severity: "error", message: message, title: "statechart")]
+        }
+        return error.problems.map { problem in
+            GitHubAnnotation(
+                severity: problem.severity, message: problem.message, location: problem.location, title: "statechart")
+        }
     }
 
     /// The object ``errorJSON(_:)`` writes.

@@ -84,5 +84,49 @@ struct CheckCommandTests {
                     location: "\(file):5:3")
             ])
     }
+
+    @Test("--format github writes each finding as a GitHub Actions annotation at its line")
+    func githubAnnotations() async throws {
+        let file = "\(Self.fixtures)/trap.scxml"
+        let output = try await CommandLine.run(["check", "--format", "github", file])
+        #expect(output.status == 0)
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first
+                == "::warning file=\(file),line=5,col=3,title=statechart check%3A trap::the state 'stuck' is a trap: once it is entered no transition leaves it, and it is not final"
+        )
+        #expect(lines.last?.hasSuffix("0 errors, 1 warning") == true)
+    }
+
+    @Test("--format github: three errors are three annotations, and a file name cannot add properties or commands")
+    func githubAnnotationsOfErrors() async throws {
+        let file = try CommandLine.document(
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+              <state id="a"><transition event="go" target="nowhere"/></state>
+              <state id="b"><transition event="go" target="elsewhere"/></state>
+              <state id="c"><transition event="go" target="away"/></state>
+            </scxml>
+            """, named: "odd,line=9::%0A.scxml")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let output = try await CommandLine.run(["check", file.path, "--format=github"])
+        #expect(output.status == 1)
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        let escapedFile = file.path.replacingOccurrences(of: "%", with: "%25")
+            .replacingOccurrences(of: ",", with: "%2C").replacingOccurrences(of: ":", with: "%3A")
+        #expect(lines.count == 3, "\(lines)")
+        for (line, (number, target)) in zip(lines, [(2, "nowhere"), (3, "elsewhere"), (4, "away")]) {
+            #expect(line.hasPrefix("::error file=\(escapedFile),line=\(number),col="), "\(line)")
+            #expect(line.contains(",title=statechart::") && line.contains(target), "\(line)")
+        }
+    }
+
+    @Test("--format github: a usage error is one annotation too")
+    func githubUsageError() async throws {
+        let output = try await CommandLine.run(["check", "--format", "github", "--no-such-flag"])
+        #expect(output.status == 64)
+        #expect(output.standardOutput.hasPrefix("::error title=statechart::"), "\(output.standardOutput)")
+        #expect(output.standardOutput.split(separator: "\n").count == 1)
+    }
 }
 #endif

@@ -12,6 +12,7 @@
 /// | Swift line comments | ``swiftComment(_:)`` | `swiftc` |
 /// | JSON strings | ``json(_:)`` | `JSONSerialization` |
 /// | A terminal | ``terminal(_:keepingLineBreaks:)`` | no control or reordering scalar left |
+/// | GitHub Actions workflow commands | ``workflowCommand(_:as:)`` | the Actions runner's own parser |
 ///
 /// `EscapingPropertyTests` checks each one on 100,000 random strings, combining marks, controls,
 /// bidirectional overrides and astral scalars among them.

@@ -224,6 +224,100 @@ import FoundationXML
         return problems
     }
 
+    @Test(
+        "GitHub Actions: the runner's own parser reads every message and property back as the terminal shows them",
+        .enabled(
+            if: ExternalTool.find("mcs") != nil && ExternalTool.find("mono") != nil,
+            "Mono's mcs is not installed (apt-get install mono-mcs): it compiles the runner's parser"))
+    func workflowCommands() async throws {
+        let parser = try await Self.buildRunnerParser()
+        var random = RandomText(seed: 6)
+        // Now and then, what the runner reads as an escape or a separator, written raw.
+        let tricky = ["%0A", "%25", "%3A%2C", "::", "=", "a,b=c", " ", "\u{A0}", "%"]
+        let strings = random.strings(Self.count).enumerated().map { index, text in
+            index % 4 == 0 ? tricky[index / 4 % tricky.count] + text + tricky[index % tricky.count] : text
+        }
+        var input = ""
+        for text in strings {
+            // `title` last: the runner trims the end of the last property.
+            input += "::error file=\(Escaping.workflowCommand(text, as: .property)),line=1,"
+            input += "title=\(Escaping.workflowCommand(text, as: .property))::"
+            input += Escaping.workflowCommand(text, as: .message) + "\n"
+        }
+        let scalars = input.unicodeScalars
+        #expect(scalars.filter { $0 == "\n" }.count == strings.count && !scalars.contains("\r"))
+        #expect(!scalars.contains { $0 != "\n" && $0 != "\t" && Escaping.isInvisibleInSource($0) })
+        let output = try await ExternalTool.run("mono", [parser.path], input: Data(input.utf8))
+        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        try #require(lines.count == strings.count + 1, "the runner's parser wrote \(lines.count - 1) lines")
+        var problems: [String] = []
+        for (text, line) in zip(strings, lines) {
+            let property = Self.propertyReadBack(text)
+            // An empty property is one the runner drops: the writer leaves it out.
+            let properties = property.isEmpty ? ["line=1"] : ["file=\(property)", "line=1", "title=\(property)"]
+            let expected = ["error"] + properties + [Escaping.terminal(text, keepingLineBreaks: true)]
+            if Self.decodeRunnerLine(line) != expected { problems.append(text.debugDescription) }
+        }
+        #expect(problems.count == 0, "read back otherwise: \(problems.prefix(20))")
+    }
+
+    /// The runner's `ActionCommand.cs` with the oracle's `Program.cs`, compiled by Mono's `mcs`
+    /// into a temporary folder (see `Tests/Oracles/GitHubActionsRunner/README.md`).
+    static func buildRunnerParser() async throws -> URL {
+        let oracle = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Oracles/GitHubActionsRunner")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("runner-parser-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // mcs knows no target-typed `new(…)`: the file's one use of it, written out in full.
+        let targetTyped = "_properties = new(StringComparer.OrdinalIgnoreCase);"
+        let source = try String(contentsOf: oracle.appendingPathComponent("ActionCommand.cs"), encoding: .utf8)
+        try #require(source.contains(targetTyped), "ActionCommand.cs changed: the rewrite for mcs no longer applies")
+        let rewritten = source.replacingOccurrences(
+            of: targetTyped, with: "_properties = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase);")
+        try rewritten.write(to: folder.appendingPathComponent("ActionCommand.cs"), atomically: true, encoding: .utf8)
+        let executable = folder.appendingPathComponent("parse.exe")
+        _ = try await ExternalTool.run(
+            "mcs",
+            [
+                "-nologo", "-out:\(executable.path)", folder.appendingPathComponent("ActionCommand.cs").path,
+                oracle.appendingPathComponent("ArgUtil.cs").path, oracle.appendingPathComponent("Program.cs").path,
+            ])
+        return executable
+    }
+
+    /// What `Escaping.workflowCommand(_:as: .property)` promises the runner reads back: the text
+    /// as the terminal shows it on one line, with a first `=` and a last white space scalar shown
+    /// as `\u{HEX}`.
+    static func propertyReadBack(_ text: String) -> String {
+        var scalars = Array(Escaping.terminal(text).unicodeScalars)
+        var suffix = ""
+        if let last = scalars.last, last.properties.isWhitespace {
+            suffix = "\\u{" + String(last.value, radix: 16, uppercase: true) + "}"
+            scalars.removeLast()
+        }
+        var prefix = ""
+        if scalars.first == "=" {
+            prefix = "\\u{3D}"
+            scalars.removeFirst()
+        }
+        return prefix + String(String.UnicodeScalarView(scalars)) + suffix
+    }
+
+    /// A line of the oracle's output: the command, `KEY=VALUE` for each property, and the data,
+    /// with the values decoded from Base64.
+    static func decodeRunnerLine(_ line: Substring) -> [String] {
+        func decoded(_ base64: Substring) -> String {
+            String(decoding: Data(base64Encoded: String(base64)) ?? Data("?".utf8), as: UTF8.self)
+        }
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard fields.count >= 2, let command = fields.first, let data = fields.last else { return [String(line)] }
+        let properties = fields.dropFirst().dropLast().map { field -> String in
+            guard let equals = field.firstIndex(of: "=") else { return String(field) }
+            return String(field[..<equals]) + "=" + decoded(field[field.index(after: equals)...])
+        }
+        return [String(command)] + properties + [decoded(data)]
+    }
+
     @Test("A quote followed by a combining mark is escaped in every language")
     func combiningMarks() {
         let text = "\"\u{301} onload=\"alert(1)"
