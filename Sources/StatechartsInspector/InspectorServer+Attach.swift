@@ -16,7 +16,8 @@ extension InspectorServer {
     /// ```
     ///
     /// The timeline shows each step's configuration and context (as JSON when the context is
-    /// `Encodable`); the machine runs on its own clock, so the page neither moves it nor resumes
+    /// `Encodable`), and the transitions it took, which the page draws highlighted (the machine
+    /// reports its microsteps while the inspector reads its snapshots); the machine runs on its own clock, so the page neither moves it nor resumes
     /// from a past step. ``stop()`` detaches.
     ///
     /// - Parameters:

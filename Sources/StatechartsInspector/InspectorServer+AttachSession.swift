@@ -8,8 +8,9 @@ extension InspectorServer {
     /// ``pageURL``, which carries a random token, to watch its states light up as it runs.
     ///
     /// Call it on the session's actor (the main actor in an app). The timeline shows each step's
-    /// configuration, the data model's variables, the pending timers and what `<log>` wrote; the
-    /// session runs on its own clock, so the page neither moves it nor resumes from a past step.
+    /// configuration, the data model's variables, the pending timers and what `<log>` wrote, and,
+    /// for a session whose options record microsteps, the transitions each step took, which the
+    /// page draws highlighted. The session runs on its own clock, so the page neither moves it nor resumes from a past step.
     /// The page sends events only when `acceptsEvents` is `true`: a document's events are names
     /// with data, so no translation is needed. ``stop()`` detaches.
     ///
@@ -55,9 +56,9 @@ final class IsolatedSessionLink: LiveMachineLink, SnapshotPump, @unchecked Senda
 
     func snapshot() async -> InspectorSnapshot { await describeNow(isolation: session.isolation) }
 
-    func snapshots() async -> AsyncStream<InspectorSnapshot> { pumpedSnapshots() }
+    func steps() async -> AsyncStream<LiveMachineStep> { pumpedSteps() }
 
-    func pump(into output: AsyncStream<InspectorSnapshot>.Continuation) async {
+    func pump(into output: AsyncStream<LiveMachineStep>.Continuation) async {
         await pump(into: output, isolation: session.isolation)
     }
 
@@ -86,10 +87,18 @@ final class IsolatedSessionLink: LiveMachineLink, SnapshotPump, @unchecked Senda
 
     /// Passes on the session now, then each step as the step left the session, described on the
     /// session's actor when the step is taken, until the stream's reader stops.
-    private func pump(into output: AsyncStream<InspectorSnapshot>.Continuation, isolation: isolated any Actor) async {
-        output.yield(describeNow(isolation: isolation))
+    private func pump(into output: AsyncStream<LiveMachineStep>.Continuation, isolation: isolated any Actor) async {
+        output.yield(LiveMachineStep(snapshot: describeNow(isolation: isolation)))
         session.observeSteps(isolation: isolation) { snapshot, current in
-            if case .terminated = output.yield(Self.describe(snapshot, session: current)) { return false }
+            var step = LiveMachineStep(snapshot: Self.describe(snapshot, session: current))
+            for microstep in snapshot.step.microsteps {
+                step.exited += microstep.exited
+                step.entered += microstep.entered
+                step.transitions += microstep.transitions.map {
+                    InspectorTransition(source: $0.source, event: microstep.event, targets: $0.targets)
+                }
+            }
+            if case .terminated = output.yield(step) { return false }
             return true
         }
     }

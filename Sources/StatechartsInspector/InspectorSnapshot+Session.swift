@@ -16,7 +16,7 @@ extension InspectorSnapshot {
         archive.top.timers.map { record in
             let due = Double(record.deadline) / 1e9
             switch record.kind {
-            case .timeout(let state, _, _): return PendingTimer(name: "timeout of \(state)", due: due)
+            case .timeout(let state, _, _): return PendingTimer(name: "timeout of \(state)", due: due, state: state)
             case .event(let event, let id): return PendingTimer(name: event.name, due: due, id: id)
             case .named(let name, let id): return PendingTimer(name: name, due: due, id: id)
             }

@@ -25,12 +25,16 @@ public struct InspectorSnapshot: Sendable, Hashable, Codable {
         public var due: Double
         /// The identifier `<cancel>` takes; `nil` when it has none.
         public var id: String?
+        /// For a state's timeout: the state, whose exit cancels it. `nil` for an event sent with a
+        /// delay, which belongs to no state: it stays pending when the state that sent it exits.
+        public var state: String?
 
         /// A pending timer.
-        public init(name: String, due: Double, id: String? = nil) {
+        public init(name: String, due: Double, id: String? = nil, state: String? = nil) {
             self.name = name
             self.due = due
             self.id = id
+            self.state = state
         }
     }
 

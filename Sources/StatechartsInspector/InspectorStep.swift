@@ -15,7 +15,7 @@ public struct InspectorStep: Sendable, Hashable, Codable {
     /// What `<log>` wrote, and the errors raised.
     public var messages: [String]
     /// The transitions the step took, in order; empty when the target does not know them (a live
-    /// machine's steps are read from its snapshots). The page draws them highlighted.
+    /// document whose session does not record its microsteps). The page draws them highlighted.
     public var transitions: [InspectorTransition]
     /// The machine after the step.
     public var snapshot: InspectorSnapshot

@@ -4,8 +4,9 @@ import Statecharts
 /// A live machine of an app, seen through its snapshots: what ``InspectorServer/attach(_:port:token:events:isolation:)``
 /// serves.
 ///
-/// Each snapshot the machine publishes is a step of the timeline, with the states exited and
-/// entered worked out from the configurations before and after. Events reach the machine only
+/// Each snapshot the machine publishes is a step of the timeline, with the microsteps the machine
+/// took since the one before: the states exited and entered, and the transitions, which the page
+/// draws highlighted. Events reach the machine only
 /// when the app gave a way to make them; the machine keeps its own clock, and its past steps
 /// are shown, not resumed.
 final class LiveMachineTarget: InspectorTarget {
@@ -23,30 +24,36 @@ final class LiveMachineTarget: InspectorTarget {
     }
 
     func connect(report: @escaping @Sendable (InspectorStep) -> Void) async -> InspectorStep {
-        let snapshots = await link.snapshots()
-        var iterator = snapshots.makeAsyncIterator()
+        let steps = await link.steps()
+        var iterator = steps.makeAsyncIterator()
         // The stream starts with the machine as it is now.
         guard let first = await iterator.next() else {
             return InspectorStep(index: 0, label: "attached", snapshot: await snapshot())
         }
         let task = Task { [iterator] in
             var iterator = iterator
-            var previous = first.configuration
+            var previous = first.snapshot.configuration
             var index = 0
-            while let snapshot = await iterator.next() {
+            while var step = await iterator.next() {
                 index += 1
-                let before = Set(previous)
-                let after = Set(snapshot.configuration)
+                if step.exited.isEmpty && step.entered.isEmpty && step.snapshot.configuration != previous {
+                    // No microsteps came with the snapshot (a session that does not record them):
+                    // the states exited and entered, from the configurations before and after.
+                    let before = Set(previous)
+                    let after = Set(step.snapshot.configuration)
+                    step.exited = previous.filter { !after.contains($0) }.reversed()
+                    step.entered = step.snapshot.configuration.filter { !before.contains($0) }
+                }
+                previous = step.snapshot.configuration
                 report(
                     InspectorStep(
-                        index: index, label: "step \(index)",
-                        exited: previous.filter { !after.contains($0) }.reversed(),
-                        entered: snapshot.configuration.filter { !before.contains($0) }, snapshot: snapshot))
-                previous = snapshot.configuration
+                        index: index, label: "step \(index)", exited: step.exited, entered: step.entered,
+                        transitions: step.transitions, snapshot: step.snapshot))
             }
         }
         reader.withLock { $0 = task }
-        return InspectorStep(index: 0, label: "attached", entered: first.configuration, snapshot: first)
+        return InspectorStep(
+            index: 0, label: "attached", entered: first.snapshot.configuration, snapshot: first.snapshot)
     }
 
     func snapshot() async -> InspectorSnapshot { await link.snapshot() }
@@ -80,9 +87,21 @@ protocol LiveMachineLink: Sendable {
     /// The machine now.
     func snapshot() async -> InspectorSnapshot
     /// The machine now, then after every step, until the stream's reader stops.
-    func snapshots() async -> AsyncStream<InspectorSnapshot>
+    func steps() async -> AsyncStream<LiveMachineStep>
     /// Makes the event and sends it; the error the page shows, if any.
     func deliver(_ event: InspectorEvent) async -> InspectorError?
+}
+
+/// A live machine after a step, as the page shows it: the snapshot, and what the microsteps since
+/// the one before did.
+struct LiveMachineStep: Sendable {
+    var snapshot: InspectorSnapshot
+    /// The states exited, in order.
+    var exited: [String] = []
+    /// The states entered, in order.
+    var entered: [String] = []
+    /// The transitions taken, in order.
+    var transitions: [InspectorTransition] = []
 }
 
 /// How many snapshots wait for the inspector before the oldest are dropped.
@@ -97,12 +116,40 @@ extension LiveMachineLink {
     static func describe<State: Hashable, Event: StatechartEvent, Context>(
         _ snapshot: MachineSnapshot<State, Context>, chart: Statechart<State, Event, Context>
     ) -> InspectorSnapshot {
-        let time = snapshot.now.components
+        let timers = snapshot.timers.map { timer in
+            InspectorSnapshot.PendingTimer(
+                name: timer.state.map { "timeout of \($0)" } ?? timer.name, due: seconds(timer.deadline), id: timer.id,
+                state: timer.state.map { "\($0)" })
+        }
         return InspectorSnapshot(
             configuration: snapshot.configuration.map { "\($0)" }, active: snapshot.activeStates.map { "\($0)" },
             events: snapshot.status == .running ? chart.handledEventNames(activeStates: snapshot.activeStates) : [],
-            data: value(of: snapshot.context), time: Double(time.seconds) + Double(time.attoseconds) / 1e18,
+            data: value(of: snapshot.context), timers: timers, time: seconds(snapshot.now),
             status: snapshot.status.rawValue)
+    }
+
+    /// A duration in seconds, as the page shows times.
+    static func seconds(_ duration: Duration) -> Double {
+        let components = duration.components
+        return Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
+    /// A snapshot from the machine's stream as a step of the page's timeline: its microsteps'
+    /// states and transitions, by name.
+    static func step<State: Hashable, Event: StatechartEvent, Context>(
+        _ snapshot: MachineSnapshot<State, Context>, chart: Statechart<State, Event, Context>
+    ) -> LiveMachineStep {
+        var step = LiveMachineStep(snapshot: describe(snapshot, chart: chart))
+        for microstep in snapshot.microsteps {
+            step.exited += microstep.exited.map { "\($0)" }
+            step.entered += microstep.entered.map { "\($0)" }
+            step.transitions += microstep.transitions.map { transition in
+                InspectorTransition(
+                    source: transition.source.map { "\($0)" }, event: microstep.event,
+                    targets: transition.targets.map { "\($0)" })
+            }
+        }
+        return step
     }
 
     /// The context as JSON when it is `Encodable`, its description otherwise.
@@ -137,9 +184,9 @@ where Event.Kind: Hashable {
 
     func snapshot() async -> InspectorSnapshot { await snapshot(isolation: machine.isolation) }
 
-    func snapshots() async -> AsyncStream<InspectorSnapshot> { pumpedSnapshots() }
+    func steps() async -> AsyncStream<LiveMachineStep> { pumpedSteps() }
 
-    func pump(into output: AsyncStream<InspectorSnapshot>.Continuation) async {
+    func pump(into output: AsyncStream<LiveMachineStep>.Continuation) async {
         await pump(into: output, isolation: machine.isolation)
     }
 
@@ -152,12 +199,12 @@ where Event.Kind: Hashable {
     }
 
     /// Reads the machine's snapshots on its actor and passes them on as text, until cancelled.
-    private func pump(into output: AsyncStream<InspectorSnapshot>.Continuation, isolation: isolated any Actor) async {
+    private func pump(into output: AsyncStream<LiveMachineStep>.Continuation, isolation: isolated any Actor) async {
         let snapshots = machine.isolatedSnapshots(
             bufferingPolicy: .bufferingNewest(snapshotBuffer), isolation: isolation)
         var iterator = snapshots.makeAsyncIterator()
         while let snapshot = await iterator.next(isolation: isolation) {
-            output.yield(Self.describe(snapshot, chart: chart))
+            output.yield(Self.step(snapshot, chart: chart))
         }
         output.finish()
     }
@@ -175,15 +222,15 @@ where Event.Kind: Hashable {
 
 /// What reads a machine's snapshots where it lives and passes them on as text.
 protocol SnapshotPump: Sendable {
-    func pump(into output: AsyncStream<InspectorSnapshot>.Continuation) async
+    func pump(into output: AsyncStream<LiveMachineStep>.Continuation) async
 }
 
 extension SnapshotPump {
-    /// A stream of the snapshots the pump reads, in a task of its own that ends when the stream's
+    /// A stream of the steps the pump reads, in a task of its own that ends when the stream's
     /// reader stops.
-    func pumpedSnapshots() -> AsyncStream<InspectorSnapshot> {
+    func pumpedSteps() -> AsyncStream<LiveMachineStep> {
         let (output, continuation) = AsyncStream.makeStream(
-            of: InspectorSnapshot.self, bufferingPolicy: .bufferingNewest(snapshotBuffer))
+            of: LiveMachineStep.self, bufferingPolicy: .bufferingNewest(snapshotBuffer))
         let pump = startPumping(self, into: continuation)
         continuation.onTermination = { _ in pump.cancel() }
         return output
@@ -194,7 +241,7 @@ extension IsolatedMachineLink: SnapshotPump {}
 
 /// Starts `pump` in a task: not generic, so that the task captures no type of the app's.
 func startPumping(
-    _ pump: any SnapshotPump, into output: AsyncStream<InspectorSnapshot>.Continuation
+    _ pump: any SnapshotPump, into output: AsyncStream<LiveMachineStep>.Continuation
 ) -> Task<
     Void, Never
 > {
@@ -213,12 +260,12 @@ where Event.Kind: Hashable & Sendable {
 
     func snapshot() async -> InspectorSnapshot { Self.describe(await machine.snapshot, chart: chart) }
 
-    func snapshots() async -> AsyncStream<InspectorSnapshot> {
+    func steps() async -> AsyncStream<LiveMachineStep> {
         let snapshots = await machine.snapshots(bufferingPolicy: .bufferingNewest(snapshotBuffer))
         let (output, continuation) = AsyncStream.makeStream(
-            of: InspectorSnapshot.self, bufferingPolicy: .bufferingNewest(snapshotBuffer))
+            of: LiveMachineStep.self, bufferingPolicy: .bufferingNewest(snapshotBuffer))
         let pump = Task {
-            for await snapshot in snapshots { continuation.yield(Self.describe(snapshot, chart: chart)) }
+            for await snapshot in snapshots { continuation.yield(Self.step(snapshot, chart: chart)) }
             continuation.finish()
         }
         continuation.onTermination = { _ in pump.cancel() }

@@ -229,6 +229,30 @@ struct LiveDocumentTests {
         #expect(timeline[1].snapshot.timers.map(\.name) == ["boiled"])
         #expect(timeline[1].snapshot.events.sorted() == ["boiled", "switch.off"])
         #expect(timeline[2].entered == ["idle"])
+        #expect(timeline.allSatisfy { $0.transitions.isEmpty }, "the session records no microsteps")
+    }
+
+    @Test("attached to the inspector, a session that records its microsteps: each step's transitions")
+    func inspectorTransitions() async throws {
+        let session = IsolatedSCXMLSession(
+            try kettleChart(), options: SCXMLSession.Options(recordsMicrosteps: true), timers: timers)
+        try session.start()
+        let inspector = try await InspectorServer.attach(session)
+        try session.send("switch.on")
+        await clock.advance(by: .milliseconds(200))
+        await timers.settle()
+        var timeline = await inspector.timeline
+        for _ in 0..<200 where timeline.count < 3 {
+            try await Task.sleep(for: .milliseconds(10))
+            timeline = await inspector.timeline
+        }
+        await inspector.stop()
+
+        try #require(timeline.count == 3)
+        #expect(
+            timeline[1].transitions == [InspectorTransition(source: "idle", event: "switch.on", targets: ["heating"])])
+        #expect(timeline[2].transitions == [InspectorTransition(source: "heating", event: "boiled", targets: ["idle"])])
+        #expect(timeline[2].exited == ["heating"] && timeline[2].entered == ["idle"])
     }
 }
 

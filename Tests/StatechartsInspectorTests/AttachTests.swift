@@ -121,6 +121,7 @@ func recorderEvent(named name: String, data: InspectorValue?) -> RecorderEvent? 
             let step = try #require(messages.last?.step)
             #expect(step.exited == ["recording"])
             #expect(step.entered == ["paused"])
+            #expect(step.transitions == [InspectorTransition(source: "recording", event: "pause", targets: ["paused"])])
             #expect(step.snapshot.events.sorted() == ["resume", "stop"])
             #expect(step.index == (first.steps?.last?.index ?? -1) + 1)
 
@@ -134,6 +135,42 @@ func recorderEvent(named name: String, data: InspectorValue?) -> RecorderEvent? 
             #expect(malformed.status == 400)
             #expect(malformed.errorMessage?.contains("'name' is missing") == true)
             #expect(machine.configuration == [.paused])
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test("A state's timeout is a pending timer with its state and time left, never an event button")
+    @MainActor func timeoutAsTimer() async throws {
+        enum Door: Hashable, Sendable { case shut, open, alarm }
+        enum DoorEvent: StatechartEvent, CaseIterable, Sendable { case open, shut }
+        let chart = try Statechart<Door, DoorEvent, Void>(initial: .shut) {
+            StateNode(.shut) { On(.open, to: .open) }
+            StateNode(.open) {
+                After(.seconds(60), to: .alarm)
+                On(.shut, to: .shut)
+            }
+            StateNode(.alarm) { On(.shut, to: .shut) }
+        }
+        let machine = IsolatedStatechart(chart)
+        try machine.start()
+        let server = try await InspectorServer.attach(machine) { name, _ in
+            DoorEvent.allCases.first { "\($0)" == name }
+        }
+        let client = InspectorClient(server: server)
+        do {
+            let reply = try await client.send("open")
+            let snapshot = try reply.decoded(InspectorSnapshot.self)
+            #expect(snapshot.events == ["shut"])
+            let timer = try #require(snapshot.timers.first)
+            #expect(snapshot.timers.count == 1)
+            #expect(timer.name == "timeout of open" && timer.state == "open" && timer.id == nil)
+            #expect(
+                timer.due - snapshot.time > 59 && timer.due - snapshot.time <= 60, "\(timer.due) at \(snapshot.time)")
+            let shut = try await client.send("shut").decoded(InspectorSnapshot.self)
+            #expect(shut.timers.isEmpty, "exiting the state cancels its timeout")
         } catch {
             await server.stop()
             throw error
@@ -168,6 +205,8 @@ func recorderEvent(named name: String, data: InspectorValue?) -> RecorderEvent? 
             }
             let step = try #require(messages.last?.step)
             #expect(step.snapshot.data == .object(["started": .number(1), "saved": .number(1)]))
+            #expect(step.transitions == [InspectorTransition(source: "recording", event: "stop", targets: ["saved"])])
+            #expect(step.exited == ["recording"] && step.entered == ["saved"])
             #expect(try await client.snapshot().configuration == ["saved"])
         } catch {
             await server.stop()

@@ -34,6 +34,15 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     @inlinable
     var inspect: Inspector? { attachments?.inspect }
 
+    /// What the steps report to, when anything watches them: the inspection hook, or snapshot
+    /// streams, whose snapshots carry the microsteps taken since the one before. `nil` for a
+    /// machine nothing watches, whose steps then report to no observer at all.
+    @inlinable
+    var stepObserver: LiveObserver<State, Event, Context>? {
+        guard let attachments, attachments.watchesSteps else { return nil }
+        return LiveObserver(attachments: attachments)
+    }
+
     /// Set by every step that may have changed the context (it handled an event, fired a timer or
     /// took an invocation's outcome); ``IsolatedStatechart`` clears and reads it to tell observers
     /// of a context that is not `Equatable`. Kept in the machine's ``StateMachine/liveFlags``.
@@ -77,8 +86,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         try catchUp()
         if given { return }
         activity = true
-        if let inspect {
-            var observer = LiveObserver<State, Event>(inspect: inspect)
+        if var observer = stepObserver {
             try machine.start(observer: &observer)
         } else {
             try machine.start()
@@ -92,8 +100,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     mutating func send(_ event: Event) throws(Failure) -> Bool {
         try beginStep()
         let handled: Bool
-        if let inspect {
-            var observer = LiveObserver<State, Event>(inspect: inspect)
+        if var observer = stepObserver {
             handled = try machine.send(event, observer: &observer)
         } else {
             handled = try machine.send(event)
@@ -161,8 +168,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         do {
             try beginStep()
             activity = true
-            if let inspect {
-                var observer = LiveObserver<State, Event>(inspect: inspect)
+            if var observer = stepObserver {
                 try machine.deliver(outcome, from: id, observer: &observer)
             } else {
                 try machine.deliver(outcome, from: id)
@@ -206,7 +212,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     var snapshot: MachineSnapshot<State, Context> {
         MachineSnapshot(
             configuration: machine.configuration, activeStates: machine.activeStates, context: machine.context,
-            status: machine.status, now: max(machine.now, elapsed))
+            status: machine.status, now: max(machine.now, elapsed), timers: machine.pendingTimers)
     }
 
     /// The current snapshot, then one after every step.
@@ -257,8 +263,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     mutating func catchUp() throws(Failure) {
         let now = elapsed
         if let due = machine.extras?.timers.first?.deadline, due <= now.clampedNanoseconds { activity = true }
-        if let inspect {
-            var observer = LiveObserver<State, Event>(inspect: inspect)
+        if var observer = stepObserver {
             try machine.advance(to: now, observer: &observer)
         } else {
             try machine.advance(to: now)
@@ -328,8 +333,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         do {
             try beginStep()
             activity = true
-            if let inspect {
-                var observer = LiveObserver<State, Event>(inspect: inspect)
+            if var observer = stepObserver {
                 try machine.reportUndelivered(outgoing, reason: reason, observer: &observer)
             } else {
                 try machine.reportUndelivered(outgoing, reason: reason)
@@ -342,8 +346,13 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
 
     @usableFromInline
     mutating func publish() {
+        var next = snapshot
+        if let attachments {
+            next.microsteps = attachments.taken
+            attachments.taken.removeAll()
+        }
         // The owners offer streams only of `Sendable` states and contexts.
-        nonisolated(unsafe) let current = snapshot
+        nonisolated(unsafe) let current = next
         attachments?.streams.removeAll { stream in
             if case .terminated = stream.yield(current) { return true }
             return false
@@ -394,6 +403,8 @@ final class LiveAttachments<State: Hashable, Event: StatechartEvent, Context> wh
     @usableFromInline let inspect: (@Sendable (MachineInspection<State, Event>) -> Void)?
     @usableFromInline var tasks: [InvocationID: Task<Void, Never>] = [:]
     @usableFromInline var streams: [AsyncStream<MachineSnapshot<State, Context>>.Continuation] = []
+    /// The microsteps taken since the last snapshot was published, while streams are read.
+    @usableFromInline var taken: [Microstep<State>] = []
     /// The system the machine has joined, and its id there (``StatechartSystem``).
     @usableFromInline var membership: SystemMembership?
     /// For a child machine: where its sends to `#_parent` and its finishing go.
@@ -406,6 +417,10 @@ final class LiveAttachments<State: Hashable, Event: StatechartEvent, Context> wh
     /// to finish.
     @inlinable
     var settlesEveryStep: Bool { !streams.isEmpty || parent != nil }
+    /// Whether the steps report to an observer: the inspection hook is set, or snapshots are read
+    /// (which carry the microsteps each step took).
+    @inlinable
+    var watchesSteps: Bool { inspect != nil || !streams.isEmpty }
 
     /// The registry of invoked children, made on first use.
     @usableFromInline
@@ -429,26 +444,32 @@ final class LiveAttachments<State: Hashable, Event: StatechartEvent, Context> wh
     init(inspect: (@Sendable (MachineInspection<State, Event>) -> Void)?) { self.inspect = inspect }
 }
 
-/// The observer a live machine steps with when it is inspected: forwards what it sees to the
-/// inspection closure.
+/// The observer a live machine steps with when something watches it: forwards what it sees to
+/// the inspection hook, and keeps the microsteps taken for the next snapshot while snapshots are
+/// read.
 @usableFromInline
-struct LiveObserver<State: Hashable, Event: StatechartEvent>: MachineObserver where Event.Kind: Hashable {
-    @usableFromInline let inspect: @Sendable (MachineInspection<State, Event>) -> Void
+struct LiveObserver<State: Hashable, Event: StatechartEvent, Context>: MachineObserver where Event.Kind: Hashable {
+    @usableFromInline let attachments: LiveAttachments<State, Event, Context>
 
     @inlinable
-    init(inspect: @escaping @Sendable (MachineInspection<State, Event>) -> Void) { self.inspect = inspect }
+    init(attachments: LiveAttachments<State, Event, Context>) { self.attachments = attachments }
 
     @inlinable
-    mutating func machineWillProcess(_ event: ProcessedEvent<Event>) { inspect(.willProcess(event)) }
+    mutating func machineWillProcess(_ event: ProcessedEvent<Event>) { attachments.inspect?(.willProcess(event)) }
 
     @inlinable
-    mutating func machineDidTake(_ microstep: Microstep<State>) { inspect(.didTake(microstep)) }
+    mutating func machineDidTake(_ microstep: Microstep<State>) {
+        attachments.inspect?(.didTake(microstep))
+        if !attachments.streams.isEmpty { attachments.taken.append(microstep) }
+    }
 
     @inlinable
-    mutating func machineDidNotHandle(_ event: ProcessedEvent<Event>) { inspect(.unhandled(event)) }
+    mutating func machineDidNotHandle(_ event: ProcessedEvent<Event>) { attachments.inspect?(.unhandled(event)) }
 
     @inlinable
-    mutating func machineActionDidFail(_ failure: ActionFailure<State>) { inspect(.actionFailed(failure)) }
+    mutating func machineActionDidFail(_ failure: ActionFailure<State>) {
+        attachments.inspect?(.actionFailed(failure))
+    }
 }
 
 /// Why a live machine's owner was called back: its timer fell due, or an invocation ended.
