@@ -104,6 +104,49 @@ struct EffectChannelTests {
         #expect(log.all.contains { if case .log(let record) = $0 { record.message == "busy now" } else { false } })
     }
 
+    @Test("error.communication is processed within the step that sent, ahead of the invocation's outcome")
+    @MainActor func undeliveredWithinTheStep() async throws {
+        let isolated = IsolatedStatechart(try Self.chart(), context: 0, timers: TimerWheel(clock: TestClock()))
+        try isolated.start()
+        try isolated.send(.go)
+        // No suspension since the send: the answer did not wait for a task.
+        #expect(isolated.isActive(.failed) && isolated.context == 1)
+
+        let actor = StatechartActor(try Self.chart(), context: 0, timers: TimerWheel(clock: TestClock()))
+        try await actor.start()
+        try await actor.send(.go)
+        let snapshot = await actor.snapshot
+        #expect(snapshot.isActive(.failed) && snapshot.context == 1)
+    }
+
+    @Test("a chart that answers error.communication with another send nobody takes is stopped at its microstep limit")
+    @MainActor func undeliveredLoop() async throws {
+        let chart = try Statechart<Phase, Signal, Int>(initial: .idle) {
+            StateNode(.idle) {
+                On(.go) { $0.send(.reply, to: "#_parent") }
+                On(named: "error.communication") { scope in
+                    scope.context += 1
+                    scope.send(.reply, to: "#_parent")
+                }
+                On(.stop, to: .done)
+            }
+            StateNode(.done)
+        }
+        let log = InspectionLog<Phase, Signal>()
+        let machine = IsolatedStatechart(chart, context: 0, inspect: log.hook)
+        try machine.start()
+        try machine.send(.go)
+        let limit = machine.machine().microstepLimit
+        #expect(machine.context == limit, "one answer per round, up to the limit")
+        #expect(
+            log.all.contains {
+                if case .failed(.microstepLimitExceeded(let reported, _)) = $0 { reported == limit } else { false }
+            })
+        // The machine takes events again.
+        try machine.send(.stop)
+        #expect(machine.isActive(.done))
+    }
+
     @Test("a live machine with no one to send to reports the send as undelivered, with its reason")
     func liveUndelivered() async throws {
         let chart = try Statechart<Phase, Signal, Int>(initial: .idle) {

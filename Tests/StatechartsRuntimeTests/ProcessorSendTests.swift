@@ -97,6 +97,45 @@ struct ProcessorSendTests {
         #expect(await machine.snapshot.context.failures.isEmpty)
     }
 
+    @Test("a chart invoked by a member sends through the system's processors and to its members, as its parent does")
+    func childOfMember() async throws {
+        let recorder = Recorder()
+        let system = StatechartSystem(processors: [recorder])
+        let child = try Statechart<Line, Note, Writer>(initial: .open) {
+            StateNode(.open) {
+                OnEntry { scope in
+                    scope.send(.write(1), to: "log", type: "recorder")
+                    scope.send(.write(2), to: "sink")
+                    scope.send(.write(3), to: "refused", type: "recorder")
+                }
+                // What the processor refuses comes back to the child, which tells its parent.
+                On(named: "error.communication") { scope in scope.send(.write(-3), to: "#_parent") }
+            }
+        }
+        let parent = try Statechart<Line, Note, Writer>(initial: .closed) {
+            StateNode(.closed) { On(.flush, to: .open) }
+            StateNode(.open) {
+                Invoke("child", chart: child, context: { _ in Writer() })
+                On(.write) { scope in
+                    if case .write(let value) = scope.event { scope.context.received.append(value) }
+                }
+            }
+        }
+        let sink = StatechartActor(try Self.writer(), context: Writer())
+        try await sink.join(system, as: "sink")
+        try await sink.start()
+        let machine = StatechartActor(parent, context: Writer())
+        try await machine.join(system, as: "parent")
+        try await machine.start()
+        try await machine.send(.flush)
+        #expect(await eventually { recorder.messages.withLock { $0.count } == 1 })
+        #expect(recorder.messages.withLock { $0.first?.sender } == "parent/child")
+        #expect(recorder.written == [1])
+        #expect(await eventually { await sink.snapshot.context.received == [2] })
+        #expect(await eventually { await machine.snapshot.context.received == [-3] })
+        #expect(system.ids == ["parent", "sink"], "the child is not addressable by id")
+    }
+
     @Test("a delivery that throws is error.communication in the sender, with the error's description")
     func refused() async throws {
         let system = StatechartSystem(processors: [Recorder()])

@@ -9,6 +9,8 @@
 //   on the child's actor, in order (``InvokedChildren``);
 // - when the child reaches a top-level final state, the task ends with the event `onDone` makes,
 //   after every event the child sent before it;
+// - when the parent has joined a ``StatechartSystem``, the child sends to its members by id and
+//   through its event I/O processors as the parent does (it is not itself addressable by id);
 // - exiting the invoking state cancels the task, which releases the child: its timers and its
 //   own invocations stop with it.
 
@@ -23,6 +25,9 @@ struct ChildLink<Event>: Sendable {
     let parent: WeakChildReceiver<Event>
     /// The invocation that runs the child.
     let invocation: InvocationID
+    /// The parent's place in a ``StatechartSystem``, when it has joined one: the child then sends
+    /// to the system's members and event I/O processors as its parent does.
+    let membership: SystemMembership?
 
     /// Hands an event the child sent to `#_parent` to the parent, and returns once the parent has
     /// processed it.
@@ -226,6 +231,10 @@ where
     let (messages, continuation) = AsyncStream<ChildMessage<Event>>.makeStream()
     let child = StatechartActor(chart, context: context, timers: link?.wheel ?? .continuous)
     await child.connect(to: ParentChannel(continuation, reachesParent: link != nil))
+    if let membership = link?.membership {
+        // Not addressable by id: the system's members reach the child through its parent.
+        await child.enter(membership.system, as: "\(membership.id)/\(name)")
+    }
     defer { link?.slot.close() }
     try await child.start()
     link?.slot.attach { [weak child] event in

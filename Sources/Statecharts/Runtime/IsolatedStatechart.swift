@@ -238,8 +238,7 @@ where Event.Kind: Hashable {
         await wake(.timer, isolation: isolation)
     }
 
-    /// Runs an invocation's work, or the report of an event that could not be sent, in a task,
-    /// and brings its outcome back to the machine's actor.
+    /// Runs an invocation's work in a task, and brings its outcome back to the machine's actor.
     @usableFromInline
     func startTask(_ job: LiveJob<State, Event, Context>) -> Task<Void, Never> {
         let running = IsolatedJob(job: job, owner: self)
@@ -247,7 +246,7 @@ where Event.Kind: Hashable {
             // See StatechartActor.startTask: the child's task is linked to this machine.
             let slot = live.mutableAttachments().invokedChildren().open(
                 start.name ?? "", invocation: start.id, events: Event.self)
-            running.linkToChild(wheel: live.wheel, slot: slot)
+            running.linkToChild(wheel: live.wheel, slot: slot, membership: live.attachments?.membership)
         }
         return launch(running)
     }
@@ -434,7 +433,7 @@ struct ObservedParts {
 }
 
 /// A job of an ``IsolatedStatechart``: an invocation's work runs in a task, and its outcome is
-/// delivered on the machine's actor; so is the report of an event that could not be sent.
+/// delivered on the machine's actor.
 ///
 /// The job moves into the task and the outcome back to the actor, never shared, so the two
 /// cross isolation domains safely even when the chart's types are not `Sendable`.
@@ -459,8 +458,6 @@ where Event.Kind: Hashable {
             let outcome: InvocationOutcome<Event>
             if let link { outcome = await link.run { await start.run() } } else { outcome = await start.run() }
             await wake(.outcome(outcome, from: start.id), isolation: isolation)
-        case .undelivered(let outgoing, let reason):
-            await wake(.undelivered(outgoing, reason: reason), isolation: isolation)
         }
     }
 
@@ -476,9 +473,10 @@ where Event.Kind: Hashable {
     }
 
     /// Links the job's task, which runs a child machine, to the machine: before it starts.
-    func linkToChild(wheel: TimerWheel, slot: ChildSlot) {
+    func linkToChild(wheel: TimerWheel, slot: ChildSlot, membership: SystemMembership?) {
         guard case .invocation(let start) = job else { return }
-        link = ChildLink<Event>(wheel: wheel, slot: slot, parent: WeakChildReceiver(self), invocation: start.id)
+        link = ChildLink<Event>(
+            wheel: wheel, slot: slot, parent: WeakChildReceiver(self), invocation: start.id, membership: membership)
     }
 
 }

@@ -306,24 +306,60 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     }
 
     /// Does what a step asked for, through the machine's ``LiveRouter``: starts and cancels
-    /// invocation tasks, reports logs to the inspection hook, hands each event sent out to the
-    /// machine's parent, children or system, and answers one nobody takes with
-    /// `error.communication` from a task of its own. Inlinable, so that the router is specialised
-    /// for the chart's types: generic, it looked up metadata for every effect (the rally of
-    /// `Profile system/rally` took 28,692 instructions per delivered event instead of 18,764).
+    /// invocation tasks, reports logs to the inspection hook, and hands each event sent out to the
+    /// machine's parent, children or system. An event nobody takes is answered with
+    /// `error.communication` at once, before the owner takes anything else (SCXML puts it on the
+    /// internal queue): ahead of the outcome of an invocation the same step started, and of any
+    /// event that arrives later. Then what that step asked for is routed, and so on; a chart that
+    /// answers `error.communication` with another send nobody takes is stopped after as many
+    /// rounds as its microstep limit, with ``MachineError/microstepLimitExceeded(limit:configuration:)``
+    /// reported to the inspection hook.
+    ///
+    /// Inlinable, so that the router is specialised for the chart's types: generic, it looked up
+    /// metadata for every effect (the rally of `Profile system/rally` took 28,692 instructions per
+    /// delivered event instead of 18,764).
     @inlinable
     mutating func perform(spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>) {
         let attachments = mutableAttachments()
         withoutActuallyEscaping(spawn) { spawn in
             var router = LiveRouter(attachments: attachments, wheel: wheel, spawn: spawn)
-            // The router answers what nobody takes itself, in the order of the effects (its task
-            // starts before those of the invocations asked for after it): nothing is left here.
-            machine.routeEffects(to: &router)
+            var unrouted = machine.routeEffects(to: &router)
+            var rounds = 0
+            while !unrouted.isEmpty && machine.status == .running {
+                rounds += 1
+                guard rounds <= machine.microstepLimit else {
+                    inspect?(
+                        .failed(
+                            .microstepLimitExceeded(limit: machine.microstepLimit, configuration: machine.activeStates))
+                    )
+                    return
+                }
+                for (outgoing, routing) in unrouted where machine.status == .running {
+                    guard case .undelivered(let reason) = routing else { continue }
+                    answerUndelivered(outgoing, reason: reason)
+                }
+                unrouted = machine.routeEffects(to: &router)
+            }
         }
     }
 
-    /// A task reports that an event sent out could not be delivered: processes
-    /// `error.communication`.
+    /// Processes `error.communication` for an event the step sent that nobody takes.
+    @inlinable
+    mutating func answerUndelivered(_ outgoing: OutgoingEvent<Event>, reason: String) {
+        activity = true
+        do {
+            if var observer = stepObserver {
+                try machine.reportUndelivered(outgoing, reason: reason, observer: &observer)
+            } else {
+                try machine.reportUndelivered(outgoing, reason: reason)
+            }
+        } catch {
+            inspect?(.failed(error))
+        }
+    }
+
+    /// An event I/O processor reports that an event sent through it could not be delivered:
+    /// processes `error.communication`.
     @inlinable
     mutating func reportUndelivered(
         _ outgoing: OutgoingEvent<Event>, reason: String, owner: some TimerWheelTarget,
@@ -484,12 +520,10 @@ enum LiveWakeUp<Event: StatechartEvent> {
     case undelivered(OutgoingEvent<Event>, reason: String)
 }
 
-/// Work a live machine hands to a task of its own: an invocation's work, or the report of an
-/// event it sent out and could not deliver.
+/// Work a live machine hands to a task of its own: an invocation's work.
 @usableFromInline
 enum LiveJob<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     case invocation(InvocationStart<State, Event, Context>)
-    case undelivered(OutgoingEvent<Event>, reason: String)
 }
 
 extension LiveJob: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}

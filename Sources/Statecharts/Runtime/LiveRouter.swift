@@ -35,15 +35,12 @@ struct LiveRouter<State: Hashable, Event: StatechartEvent, Context>: EffectRoute
         attachments.children?.remove(invocation: id)
     }
 
-    /// Delivers `outgoing`, or answers it with `error.communication` from a task of the owner's,
-    /// started now, so that the answer keeps its place among the step's effects.
+    /// Delivers `outgoing`, or says nobody takes it: the live machine then processes
+    /// `error.communication` as soon as the step's effects are routed (``LiveMachine/perform(spawn:)``).
     @inlinable
     mutating func send(_ outgoing: OutgoingEvent<Event>) -> SendRouting {
         let routing = destination(of: outgoing)
-        if case .undelivered(let reason) = routing {
-            attachments.inspect?(.undelivered(outgoing, reason: reason))
-            _ = spawn(.undelivered(outgoing, reason: reason))
-        }
+        if case .undelivered(let reason) = routing { attachments.inspect?(.undelivered(outgoing, reason: reason)) }
         return routing
     }
 

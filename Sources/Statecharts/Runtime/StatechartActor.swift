@@ -167,8 +167,7 @@ public actor StatechartActor<
         live.wokeUp(reason, owner: self, spawn: { self.startTask($0) })
     }
 
-    /// Runs an invocation's work, or the report of an event that could not be sent, in a task,
-    /// and brings its outcome back to the actor.
+    /// Runs an invocation's work in a task, and brings its outcome back to the actor.
     @usableFromInline
     func startTask(_ job: LiveJob<State, Event, Context>) -> Task<Void, Never> {
         if case .invocation(let start) = job, start.startsChildMachine {
@@ -177,7 +176,9 @@ public actor StatechartActor<
             let id = start.id
             let slot = live.mutableAttachments().invokedChildren().open(
                 start.name ?? "", invocation: id, events: Event.self)
-            let link = ChildLink<Event>(wheel: live.wheel, slot: slot, parent: WeakChildReceiver(self), invocation: id)
+            let link = ChildLink<Event>(
+                wheel: live.wheel, slot: slot, parent: WeakChildReceiver(self), invocation: id,
+                membership: live.attachments?.membership)
             return Task { [weak self] in
                 let outcome = await link.run { await start.run() }
                 await self?.wakeUp(.outcome(outcome, from: id))
@@ -188,13 +189,6 @@ public actor StatechartActor<
             return Task { [weak self] in
                 let outcome = await start.run()
                 await self?.wakeUp(.outcome(outcome, from: start.id))
-            }
-        case .undelivered(let outgoing, let reason):
-            // Isolated to this actor (it captures `self`), so it is queued here now, in the order of
-            // the step's effects: ahead of the outcome of any invocation the same step started,
-            // whose task runs its work off the actor first. On the shared pool it raced them.
-            return Task {
-                self.wakeUp(.undelivered(outgoing, reason: reason))
             }
         }
     }

@@ -7,9 +7,24 @@ extension StatechartActor {
     ///   ``StatechartSystemError/alreadyJoined(_:)`` the second time.
     public func join(_ system: StatechartSystem, as id: String) throws(StatechartSystemError) {
         if let membership = live.attachments?.membership { throw .alreadyJoined(membership.id) }
-        // A delivery reaches the machine through the chart's specialised handler (see
-        // ``LiveHooks``), as a timer does: its step runs specialised for the chart's types.
-        let mailbox = SystemMailbox(
+        let mailbox = systemMailbox()
+        try system.add(mailbox, as: id)
+        live.mutableAttachments().membership = SystemMembership(system: system, id: id, mailbox: mailbox)
+    }
+
+    /// Enters `system` as a child machine of one of its members: it sends to the members and
+    /// through the event I/O processors, with `id` as its sender's id, but no member reaches it by
+    /// id.
+    func enter(_ system: StatechartSystem, as id: String) {
+        guard live.attachments?.membership == nil else { return }
+        live.mutableAttachments().membership = SystemMembership(system: system, id: id, mailbox: systemMailbox())
+    }
+
+    /// The machine's mailbox in a system. A delivery reaches the machine through the chart's
+    /// specialised handler (see ``LiveHooks``), as a timer does: its step runs specialised for the
+    /// chart's types.
+    private func systemMailbox() -> SystemMailbox {
+        SystemMailbox(
             alive: { [weak self] in self != nil },
             accepts: { $0.value is Event },
             receive: { [weak self] event in
@@ -20,8 +35,6 @@ extension StatechartActor {
                 guard let self, let typed = outgoing.value as? OutgoingEvent<Event> else { return }
                 await self.undeliveredThroughProcessor(typed, reason: reason)
             })
-        try system.add(mailbox, as: id)
-        live.mutableAttachments().membership = SystemMembership(system: system, id: id, mailbox: mailbox)
     }
 
 }
