@@ -310,8 +310,9 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     /// machine's parent, children or system. An event nobody takes is answered with
     /// `error.communication` at once, before the owner takes anything else (SCXML puts it on the
     /// internal queue): ahead of the outcome of an invocation the same step started, and of any
-    /// event that arrives later. Then what that step asked for is routed, and so on; a chart that
-    /// answers `error.communication` with another send nobody takes is stopped after as many
+    /// event that arrives later. Then what that step asked for is routed, and so on
+    /// (``StateMachine/settleEffects(through:observer:)``, as ``MachineHost`` settles); a chart
+    /// that answers `error.communication` with another send nobody takes is stopped after as many
     /// rounds as its microstep limit, with ``MachineError/microstepLimitExceeded(limit:configuration:)``
     /// reported to the inspection hook.
     ///
@@ -321,40 +322,20 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     @inlinable
     mutating func perform(spawn: (LiveJob<State, Event, Context>) -> Task<Void, Never>) {
         let attachments = mutableAttachments()
+        // Answering what nobody took may change the context.
+        activity = true
         withoutActuallyEscaping(spawn) { spawn in
             var router = LiveRouter(attachments: attachments, wheel: wheel, spawn: spawn)
-            var unrouted = machine.routeEffects(to: &router)
-            var rounds = 0
-            while !unrouted.isEmpty && machine.status == .running {
-                rounds += 1
-                guard rounds <= machine.microstepLimit else {
-                    inspect?(
-                        .failed(
-                            .microstepLimitExceeded(limit: machine.microstepLimit, configuration: machine.activeStates))
-                    )
-                    return
+            do throws(Failure) {
+                if var observer = stepObserver {
+                    try machine.settleEffects(through: &router, observer: &observer)
+                } else {
+                    var observer = NoObserver<State, Event>()
+                    try machine.settleEffects(through: &router, observer: &observer)
                 }
-                for (outgoing, routing) in unrouted where machine.status == .running {
-                    guard case .undelivered(let reason) = routing else { continue }
-                    answerUndelivered(outgoing, reason: reason)
-                }
-                unrouted = machine.routeEffects(to: &router)
+            } catch {
+                inspect?(.failed(error))
             }
-        }
-    }
-
-    /// Processes `error.communication` for an event the step sent that nobody takes.
-    @inlinable
-    mutating func answerUndelivered(_ outgoing: OutgoingEvent<Event>, reason: String) {
-        activity = true
-        do {
-            if var observer = stepObserver {
-                try machine.reportUndelivered(outgoing, reason: reason, observer: &observer)
-            } else {
-                try machine.reportUndelivered(outgoing, reason: reason)
-            }
-        } catch {
-            inspect?(.failed(error))
         }
     }
 

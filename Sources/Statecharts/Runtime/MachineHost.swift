@@ -107,7 +107,13 @@ extension MachineHost: Sendable where Router: Sendable, Machine: Sendable {}
 extension StateMachine {
     /// Routes the effects the steps left through `router`, and processes what comes back to the
     /// machine (sends to its own queue, `error.communication` for what nobody took), until the
-    /// steps leave none: what ``MachineHost`` does after every call.
+    /// steps leave none: what ``MachineHost`` and the live machines do after every call.
+    ///
+    /// - Throws: What processing what came back throws; ``MachineError/microstepLimitExceeded(limit:configuration:)``
+    ///   when it keeps coming back for more rounds than the machine's ``microstepLimit`` (a chart
+    ///   that answers `error.communication` with another send nobody takes). The effects routed
+    ///   so far stay routed.
+    @inlinable
     public mutating func settleEffects<Router: EffectRouter, Observer: MachineObserver>(
         through router: inout Router, observer: inout Observer
     ) throws(MachineError<State, Event>)
@@ -116,7 +122,12 @@ extension StateMachine {
         Observer.Event == Event
     {
         var unrouted = routeEffects(to: &router)
-        while !unrouted.isEmpty {
+        var rounds = 0
+        while !unrouted.isEmpty && status == .running {
+            rounds += 1
+            guard rounds <= microstepLimit else {
+                throw .microstepLimitExceeded(limit: microstepLimit, configuration: activeStates)
+            }
             for (outgoing, routing) in unrouted where status == .running {
                 switch routing {
                 case .ownQueue: try send(outgoing.event, observer: &observer)
