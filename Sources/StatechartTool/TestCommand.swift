@@ -1,6 +1,7 @@
 #if Tools
 import ArgumentParser
 import Foundation
+import Statecharts
 import StatechartsTesting
 
 /// `statechart test PATH...`: runs conformance tests.
@@ -25,9 +26,17 @@ public struct TestCommand: AsyncParsableCommand {
     @Argument(help: "Charts or folders of charts.")
     public var paths: [String]
 
-    /// Whether to print JSON.
+    /// Whether to print JSON: the same as `--format json`.
     @Flag(help: "Print the results as JSON.")
     public var json = false
+
+    /// How to print the results.
+    @Option(
+        help: """
+            text (the default), json (as --json), or github: the text report, and each failed test as a \
+            GitHub Actions annotation on its chart (::error file=…,title=…::…).
+            """)
+    public var format: CheckCommand.Format = .text
 
     /// Whether to archive and restore the machine after every step.
     @Flag(
@@ -89,14 +98,34 @@ public struct TestCommand: AsyncParsableCommand {
         // The records of each test are the report's input; the report shows each chart once.
         for index in results.indices { results[index].coverage = nil }
         let report = ConformanceReport(results: results, coverage: charts)
-        if json {
+        if json || format == .json {
             printJSON(report.json)
         } else {
             for line in report.text.split(separator: "\n", omittingEmptySubsequences: false) {
                 printLine(Self.styled(String(line)))
             }
+            if format == .github {
+                for annotation in Self.annotations(of: results, tests: tests) { printLine(annotation.command) }
+            }
         }
         if report.summary.failed > 0 { throw ExitCode.failure }
+    }
+
+    /// Each failed test as a GitHub Actions annotation on its chart (the chart's path relative to
+    /// the current directory, which is the repository's root in a workflow).
+    static func annotations(of results: [ConformanceResult], tests: [ConformanceTest]) -> [GitHubAnnotation] {
+        let here = FileManager.default.currentDirectoryPath + "/"
+        return zip(results, tests).compactMap { result, test in
+            guard result.outcome == .failed else { return nil }
+            let location = test.charts.first.map { chart -> SourcePosition in
+                let path = chart.standardizedFileURL.path
+                return SourcePosition(
+                    file: path.hasPrefix(here) ? String(path.dropFirst(here.count)) : path, line: 1, column: 1)
+            }
+            return GitHubAnnotation(
+                severity: "error", message: result.detail ?? "failed", location: location,
+                title: "statechart test: \(result.name)")
+        }
     }
 
     /// A line of the report, with its outcome coloured: `PASS` green, `FAIL` red, and the counts

@@ -24,6 +24,22 @@ struct TestCommandTests {
                 """)
     }
 
+    @Test("--format github adds each failed test as an annotation on its chart")
+    func githubAnnotations() async throws {
+        let output = try await CommandLine.run([
+            "test", "--format", "github", "Tests/StatechartToolTests/Fixtures/suite",
+        ])
+        #expect(output.status == 1)
+        let annotations = output.standardOutput.split(separator: "\n").filter { $0.hasPrefix("::") }
+        let folder = "Tests/StatechartToolTests/Fixtures/suite"
+        #expect(
+            annotations == [
+                "::error file=\(folder)/scion-fail.scxml,line=1,col=1,title=statechart test%3A scion-fail::step 1 (event 't'): expected [c], got [b]",
+                "::error file=\(folder)/w3c-fail.scxml,line=1,col=1,title=statechart test%3A w3c-fail::finished in [fail]",
+            ])
+        #expect(output.standardOutput.contains("2 passed, 2 failed, 1 skipped"), "the report is still written")
+    }
+
     @Test("tests that all pass exit with status 0")
     func allPass() async throws {
         let output = try await CommandLine.run(
