@@ -100,14 +100,7 @@ struct CheckCommandTests {
 
     @Test("--format github: three errors are three annotations, and a file name cannot add properties or commands")
     func githubAnnotationsOfErrors() async throws {
-        let file = try CommandLine.document(
-            """
-            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
-              <state id="a"><transition event="go" target="nowhere"/></state>
-              <state id="b"><transition event="go" target="elsewhere"/></state>
-              <state id="c"><transition event="go" target="away"/></state>
-            </scxml>
-            """, named: "odd,line=9::%0A.scxml")
+        let file = try CommandLine.document(CommandLine.threeProblems, named: "odd,line=9::%0A.scxml")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let output = try await CommandLine.run(["check", file.path, "--format=github"])
         #expect(output.status == 1)

@@ -29,6 +29,16 @@ enum CommandLine {
         return directory
     }
 
+    /// A document with three problems, on lines 2, 3 and 4: transitions to the states `nowhere`,
+    /// `elsewhere` and `away`, which it does not have.
+    static let threeProblems = """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
+          <state id="a"><transition event="go" target="nowhere"/></state>
+          <state id="b"><transition event="go" target="elsewhere"/></state>
+          <state id="c"><transition event="go" target="away"/></state>
+        </scxml>
+        """
+
     /// `text` written as `name` in a new temporary folder: remove the file's folder when done.
     static func document(_ text: String, named name: String) throws -> URL {
         let file = try temporaryDirectory().appendingPathComponent(name)

@@ -208,14 +208,7 @@ struct RunCommandTests {
 
     @Test("a document with three problems: the text gives each at the start of its line, the JSON all three")
     func everyProblem() async throws {
-        let file = try CommandLine.document(
-            """
-            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
-              <state id="a"><transition event="go" target="nowhere"/></state>
-              <state id="b"><transition event="go" target="elsewhere"/></state>
-              <state id="c"><transition event="go" target="away"/></state>
-            </scxml>
-            """, named: "three.scxml")
+        let file = try CommandLine.document(CommandLine.threeProblems, named: "three.scxml")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let plain = try await CommandLine.run(["run", file.path])
         #expect(plain.status == 1)
