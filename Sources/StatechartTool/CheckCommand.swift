@@ -12,7 +12,8 @@ public struct CheckCommand: ParsableCommand {
         abstract: "Check an SCXML chart: unreachable states, traps, shadowed and conflicting transitions.",
         discussion: """
             Prints each finding as FILE:LINE:COLUMN: SEVERITY: MESSAGE [CODE], then a summary; with \
-            --format github, as GitHub Actions annotations. The exit status is non-zero when there is an error, or with --strict a warning. --table prints, for \
+            --format github, as GitHub Actions annotations. The exit status is non-zero when there is \
+            an error, or with --strict a warning. --table prints, for \
             each state, the events it handles and the events it ignores.
             """)
 
