@@ -327,7 +327,24 @@ def tool(case, binary, work):
         expect(case["stderr-contains"] in run.stderr.decode(errors="replace"), "stderr: " + run.stderr.decode()[-300:])
     if "stdout" in case:
         notes.append(check_output(case["stdout"], run.stdout, work))
+    if "annotations" in case:
+        notes.append(check_annotations(case["annotations"], run.stdout))
     return ", ".join(notes)
+
+
+def check_annotations(count, output):
+    """GitHub Actions annotations (`--format github`): exactly `count` workflow commands, each on a
+    line of its own and each an `::error` with its properties before the first `::`, as the
+    runner reads them; nothing a document or a file name holds starts a command or a property."""
+    lines = output.decode("utf-8", errors="replace").split("\n")
+    commands = [line for line in lines if line.lstrip().startswith("::")]
+    expect(len(commands) == count, "%d workflow commands, not %d: %r" % (len(commands), count, commands[:5]))
+    for command in commands:
+        expect(command.startswith("::error "), "not an ::error command: %r" % command[:120])
+        head = command[2:command.index("::", 2)]
+        keys = [pair.split("=", 1)[0] for pair in head.split(" ", 1)[1].split(",")]
+        expect(keys == ["file", "line", "col", "title"], "properties %r in %r" % (keys, command[:160]))
+    return "%d annotations, each one command with its own properties" % count
 
 
 def tool_pipe(case, binary, work):

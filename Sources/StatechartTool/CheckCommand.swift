@@ -41,17 +41,7 @@ public struct CheckCommand: ParsableCommand {
             text (the default), json (as --json), or github: each finding as a GitHub Actions annotation \
             (::warning file=…,line=…,col=…,title=…::…), shown on its line in a pull request.
             """)
-    public var format: Format = .text
-
-    /// How ``CheckCommand`` prints its findings.
-    public enum Format: String, CaseIterable, ExpressibleByArgument, Sendable {
-        /// `FILE:LINE:COLUMN: SEVERITY: MESSAGE [CODE]`, then a summary.
-        case text
-        /// `{"errors": [...]}`.
-        case json
-        /// GitHub Actions annotations, then the summary.
-        case github
-    }
+    public var format: OutputFormat = .text
 
     /// A command ready to parse.
     public init() {}

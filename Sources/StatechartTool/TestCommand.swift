@@ -36,7 +36,7 @@ public struct TestCommand: AsyncParsableCommand {
             text (the default), json (as --json), or github: the text report, and each failed test as a \
             GitHub Actions annotation on its chart (::error file=…,title=…::…).
             """)
-    public var format: CheckCommand.Format = .text
+    public var format: OutputFormat = .text
 
     /// Whether to archive and restore the machine after every step.
     @Flag(

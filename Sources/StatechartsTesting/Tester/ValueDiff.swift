@@ -233,14 +233,10 @@ indirect enum ValueNode: Equatable {
                     return mirror.children.isEmpty && !(value is CustomStringConvertible)
                         ? .leaf("\(type)()") : .leaf(String(describing: value))
                 }
-                guard mirror.displayStyle == .class else {
-                    return .composite(
-                        open: "\(type)(", close: ")", children: children(of: mirror, depth: depth) { $1 },
-                        ordered: false)
-                }
-                let object = ObjectIdentifier(value as AnyObject)
-                guard objects.insert(object).inserted else { return .leaf("\(type)(↩︎)") }
-                defer { objects.remove(object) }
+                // An object is followed once on the way down: a cycle is written as a mark.
+                let object = mirror.displayStyle == .class ? ObjectIdentifier(value as AnyObject) : nil
+                if let object, !objects.insert(object).inserted { return .leaf("\(type)(↩︎)") }
+                defer { if let object { objects.remove(object) } }
                 return .composite(
                     open: "\(type)(", close: ")", children: children(of: mirror, depth: depth) { $1 }, ordered: false)
             default:
