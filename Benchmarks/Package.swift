@@ -48,6 +48,10 @@ let package = Package(
             path: "Benchmarks/SCXMLBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The checklist's timed ratios: each case and its baseline interleaved, many times.
+        .executableTarget(
+            name: "Ratios",
+            dependencies: ["BenchmarkCharts", .product(name: "Statecharts", package: rootPackage)]),
         // Reads the exported percentiles and prints the table of ratios.
         .executableTarget(name: "BenchmarkReport", path: "Sources/BenchmarkReport"),
     ]

@@ -77,6 +77,25 @@ struct BenchmarkReport {
             }
         }
 
+        // The checklist's timed figures (`Ratios`): `ratios.tsv`, one line per figure, the median,
+        // first and third quartiles, minimum and maximum of its per-repetition values, then the
+        // medians of the case's and the baseline's nanoseconds.
+        var interleaved: [String: Interleaved] = [:]
+        if let text = try? String(contentsOf: folder.appendingPathComponent("ratios.tsv"), encoding: .utf8) {
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: "\t")
+                let values = fields.dropFirst().compactMap { Double($0) }
+                guard fields.count == 8, values.count == 7 else { continue }
+                interleaved[String(fields[0])] = Interleaved(
+                    median: values[0], lowerQuartile: values[1], upperQuartile: values[2], minimum: values[3],
+                    maximum: values[4], statechart: values[5], baseline: values[6])
+            }
+        }
+        let repetitionsNote =
+            (try? String(
+                contentsOf: folder.appendingPathComponent("ratios-repetitions.txt"), encoding: .utf8))
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "many"
+
         var lines: [String] = []
         var outcomes: [(String, Bool)] = []
 
@@ -95,15 +114,19 @@ struct BenchmarkReport {
 
         // MARK: Per event
 
+        // Each ratio is the median of the per-repetition ratios of the case to its baseline, run
+        // interleaved in one process (`Ratios`); a line is met when the third quartile is within
+        // its target, so that the ratio holds across the spread, not only at its middle.
         if counted {
             lines.append(
-                "| Case | Ratio to switch | Target | Statechart ns/event | Switch ns/event | Allocations/event | Statechart instructions/event | Switch instructions/event |"
+                "| Case | Ratio to switch (median) | Spread (quartiles) | Target | Statechart ns/event | Switch ns/event | Allocations/event | Statechart instructions/event | Switch instructions/event |"
             )
-            lines.append("|---|---:|---|---:|---:|---:|---:|---:|")
+            lines.append("|---|---:|---:|---|---:|---:|---:|---:|---:|")
         } else {
             lines.append(
-                "| Case | Ratio to switch | Target | Statechart ns/event | Switch ns/event | Allocations/event |")
-            lines.append("|---|---:|---|---:|---:|---:|")
+                "| Case | Ratio to switch (median) | Spread (quartiles) | Target | Statechart ns/event | Switch ns/event | Allocations/event |"
+            )
+            lines.append("|---|---:|---:|---|---:|---:|---:|")
         }
         let cases: [(name: String, label: String, limit: Double)] = [
             ("flat-3", "Flat, 3-state cycle", 3), ("flat-20x10", "Flat, 20 states × 10 event kinds", 3),
@@ -112,23 +135,26 @@ struct BenchmarkReport {
             ("timeout-arm-cancel", "Timeout armed and cancelled", 10),
         ]
         var perEvent: [String: Double] = [:]
+        var switchPerEvent: [String: Double] = [:]
         for entry in cases {
-            guard let statechart = median("statechart/\(entry.name)", "wallClock"),
-                let baseline = median("baseline/\(entry.name)", "wallClock")
-            else { continue }
-            let ns = statechart / eventsPerIteration
-            let switchNs = baseline / eventsPerIteration
-            perEvent[entry.name] = ns
-            let ratio = ns / switchNs
+            guard let figure = interleaved[entry.name] else { continue }
+            perEvent[entry.name] = figure.statechart
+            switchPerEvent[entry.name] = figure.baseline
             let allocations = (median("statechart/\(entry.name)", "mallocCountTotal") ?? 0) / eventsPerIteration
-            outcomes.append(("\(entry.label) ≤ \(Int(entry.limit))x", ratio <= entry.limit))
+            outcomes.append(("\(entry.label) ≤ \(Int(entry.limit))x", figure.upperQuartile <= entry.limit))
             var row =
-                "| \(entry.label) | \(format(ratio))x | ≤ \(Int(entry.limit))x | \(format(ns, digits: 2)) | \(format(switchNs, digits: 2)) | \(format(allocations, digits: 3)) |"
+                "| \(entry.label) | \(format(figure.median))x | \(format(figure.lowerQuartile, digits: 2))–\(format(figure.upperQuartile, digits: 2))x | ≤ \(Int(entry.limit))x | \(format(figure.statechart, digits: 2)) | \(format(figure.baseline, digits: 2)) | \(format(allocations, digits: 3)) |"
             if counted {
                 row +=
                     " \(instructionCell("statechart/\(entry.name)")) | \(instructionCell("baseline/\(entry.name)")) |"
             }
             lines.append(row)
+        }
+        if !perEvent.isEmpty {
+            lines.append("")
+            lines.append(
+                "Ratios: the median of \(repetitionsNote) repetitions, each running the case and its `switch` one after the other on machines placed anew; the spread is the first to the third quartile of the per-repetition ratios, and a target is met when the third quartile is within it."
+            )
         }
 
         // MARK: Qt SCXML, same run
@@ -136,9 +162,7 @@ struct BenchmarkReport {
         var qtLines: [String] = []
         for (name, label) in [("flat-3", "Flat, 3-state cycle"), ("hierarchy-5", "Hierarchical, leaves 5 levels deep")]
         {
-            guard let qtNs = qt[name], let ours = perEvent[name],
-                let switchNs = median("baseline/\(name)", "wallClock").map({ $0 / eventsPerIteration })
-            else { continue }
+            guard let qtNs = qt[name], let ours = perEvent[name], let switchNs = switchPerEvent[name] else { continue }
             var cells = [
                 label, format(qtNs, digits: 1), format(qtNs / switchNs) + "x", format(ours, digits: 2),
                 format(ours / switchNs) + "x", format(qtNs / ours) + "x",
@@ -162,13 +186,13 @@ struct BenchmarkReport {
 
         // MARK: Timers
 
-        if let timed = perEvent["timeout-arm-cancel"], let flat = perEvent["flat-3"] {
-            // Every other event arms a timeout (entering `waiting`) and every other cancels it (leaving).
-            let armCancel = 2 * (timed - flat)
-            outcomes.append(("Arming plus cancelling a timeout ≤ 50 ns", armCancel <= 50))
+        if let armCancel = interleaved["arm-cancel"] {
+            // Every other event arms a timeout (entering `waiting`) and every other cancels it
+            // (leaving): two events of the timeout case less two flat transitions, per repetition.
+            outcomes.append(("Arming plus cancelling a timeout ≤ 50 ns", armCancel.upperQuartile <= 50))
             lines.append("")
             lines.append(
-                "Arming plus cancelling a timeout: \(format(armCancel)) ns (two events of the timeout case less two flat transitions; target ≤ 50 ns)."
+                "Arming plus cancelling a timeout: \(format(armCancel.median)) ns, quartiles \(format(armCancel.lowerQuartile))–\(format(armCancel.upperQuartile)) ns (two events of the timeout case less two flat transitions, per repetition; target ≤ 50 ns)."
             )
         }
 
@@ -272,7 +296,8 @@ struct BenchmarkReport {
                 reference: actorReference, referenceInstructions: actorInstructions, limit: 1.5)
         }
         appendTable(
-            ["Live machine", "ns/event", "Ratio", "Target", "Allocations/event"], rule: "|---|---:|---:|---|---:|",
+            ["Live machine", "ns/event", "Ratio", "Target (instructions)", "Allocations/event"],
+            rule: "|---|---:|---:|---|---:|",
             instructionColumns: ["Instructions/event", "Instruction ratio"], rows: liveLines)
         if !liveLines.isEmpty {
             if let emptyActor {
@@ -302,23 +327,38 @@ struct BenchmarkReport {
 
         // MARK: Instances
 
-        lines.append("")
-        lines.append("| Instances | Bytes per machine | Switch bytes | Construction ns per machine | Switch ns |")
-        lines.append("|---|---:|---:|---:|---:|")
+        var instanceLines: [String] = []
         for (label, count) in [("100k", 100_000.0), ("1M", 1_000_000.0)] {
-            guard let bytes = median("statechart/instances-\(label)", "mallocBytesCount"),
-                let time = median("statechart/instances-\(label)", "wallClock")
-            else { continue }
+            guard let bytes = median("statechart/instances-\(label)", "mallocBytesCount") else { continue }
             let baseBytes = median("baseline/instances-\(label)", "mallocBytesCount") ?? 0
-            let baseTime = median("baseline/instances-\(label)", "wallClock") ?? 0
             let perMachine = bytes / count
-            let nsPerMachine = time / count
             if label == "1M" {
                 outcomes.append(("Idle flat machine ≤ 64 bytes beyond its context (Void)", perMachine <= 64))
-                outcomes.append(("Creating a machine < 50 ns", nsPerMachine < 50))
             }
+            instanceLines.append(
+                "| \(label) machines (flat chart, started) | \(format(perMachine)) | \(format(baseBytes / count)) |")
+        }
+        if !instanceLines.isEmpty {
+            lines += ["", "| Instances | Bytes per machine | Switch bytes |", "|---|---:|---:|"] + instanceLines
+        }
+        // Making a million started machines into a fresh array, interleaved with filling the same
+        // array with plain values of the machine's size. The array's page faults and memory
+        // traffic are part of what a user pays, but they are the host's: 22 to 27 ns per value on
+        // the same machine from one hour to the next. So the line judges the machine's own part,
+        // its time less the plain values' of the same repetition (Evolution/0003, "Figures that
+        // hold"), and the total is printed beside it.
+        if let machines = interleaved["construct-1M"], let beyond = interleaved["construct-1M-beyond-plain"] {
+            outcomes.append(
+                (
+                    "Creating a machine at 1M ≤ 25 ns beyond filling the same array with plain values",
+                    beyond.upperQuartile <= 25
+                ))
+            let switches =
+                interleaved["construct-1M-switch"].map { "; a `switch` machine, \(format($0.median, digits: 2)) ns" }
+                ?? ""
+            lines.append("")
             lines.append(
-                "| \(label) machines (flat chart, started) | \(format(perMachine)) | \(format(baseBytes / count)) | \(format(nsPerMachine)) | \(format(baseTime / count)) |"
+                "Creating a machine (flat chart, started, appended to an array of a million): \(format(machines.median)) ns, quartiles \(format(machines.lowerQuartile))–\(format(machines.upperQuartile)) ns. Filling the same array with plain values of the machine's size takes \(format(machines.baseline)) ns each in the same repetitions, so the machine's own part is \(format(beyond.median)) ns, quartiles \(format(beyond.lowerQuartile))–\(format(beyond.upperQuartile)) ns (target ≤ 25 ns)\(switches)."
             )
         }
 
@@ -366,4 +406,16 @@ struct BenchmarkReport {
         print(lines.joined(separator: "\n"))
 
     }
+}
+
+/// A figure measured interleaved with its baseline (`Ratios`): its per-repetition values' median,
+/// quartiles and extremes, and the medians of the case's and the baseline's nanoseconds.
+struct Interleaved {
+    var median: Double
+    var lowerQuartile: Double
+    var upperQuartile: Double
+    var minimum: Double
+    var maximum: Double
+    var statechart: Double
+    var baseline: Double
 }

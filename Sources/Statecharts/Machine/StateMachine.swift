@@ -29,7 +29,12 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     @usableFromInline var packed: PackedMachineFields
     /// For a machine inside a live runtime (``IsolatedStatechart``, ``StatechartActor``): the clock
     /// its time follows. Never set on a machine handed out or archived.
-    @usableFromInline var liveClock: LiveClock?
+    ///
+    /// Not a counted reference: the live runtime that sets it holds the clock (``LiveMachine``'s
+    /// `clock`) for as long as the machine is inside it, and clears it on every copy it hands out.
+    /// So copying a machine retains and releases one reference fewer: a million machines made,
+    /// started and appended to an array take 5 ns less each (Evolution/0003).
+    @usableFromInline unowned(unsafe) var liveClock: LiveClock?
     @usableFromInline var storedContext: Context
     /// The machine's context: the extended state that actions change.
     public var context: Context {

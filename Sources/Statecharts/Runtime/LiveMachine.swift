@@ -15,7 +15,10 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     @usableFromInline typealias Inspector = @Sendable (MachineInspection<State, Event>) -> Void
 
     @usableFromInline var machine: StateMachine<State, Event, Context>
-    /// The machine's entry in its wheel (``StateMachine/liveClock``).
+    /// The clock the machine's time follows, held here: the machine's own reference to it
+    /// (``StateMachine/liveClock``) is not counted.
+    @usableFromInline let clock: LiveClock
+    /// The machine's entry in its wheel.
     @usableFromInline var timer = LiveTimer()
     /// What few live machines use: the inspection hook, invocation tasks and snapshot streams.
     @usableFromInline var attachments: LiveAttachments<State, Event, Context>?
@@ -24,7 +27,8 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
     init(machine: StateMachine<State, Event, Context>, timers: TimerWheel, inspect: Inspector?) {
         // A machine that has run already (restored from an archive) continues from its own time.
         self.machine = machine
-        self.machine.liveClock = LiveClock(wheel: timers, origin: timers.now.clampedNanoseconds &- machine.time)
+        clock = LiveClock(wheel: timers, origin: timers.now.clampedNanoseconds &- machine.time)
+        self.machine.liveClock = clock
         self.machine.timeIsStale = false
         self.machine.liveFlags = 0
         if let inspect { attachments = LiveAttachments(inspect: inspect) }
@@ -70,7 +74,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
 
     /// The wheel the machine's time follows.
     @inlinable
-    var wheel: TimerWheel { machine.liveClock?.wheel ?? .continuous }
+    var wheel: TimerWheel { clock.wheel }
 
     // MARK: - Steps
 
@@ -255,7 +259,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
 
     /// The machine's time on the clock now.
     @inlinable
-    var elapsed: Duration { .nanoseconds(machine.liveClock?.elapsed ?? wheel.now.clampedNanoseconds) }
+    var elapsed: Duration { .nanoseconds(clock.elapsed) }
 
     /// Brings the machine's time to the clock's, firing the timers due by then. Before the machine
     /// starts, this only sets its time.
@@ -297,7 +301,7 @@ struct LiveMachine<State: Hashable, Event: StatechartEvent, Context> where Event
         if machine.extras?.hasEffects == true { perform(spawn: spawn) }
         let deadline = machine.status == .running ? machine.extras?.timers.first?.deadline ?? .max : .max
         if deadline != timer.deadline {
-            timer.rearm(at: deadline, origin: machine.liveClock?.origin ?? 0, in: wheel, for: owner)
+            timer.rearm(at: deadline, origin: clock.origin, in: wheel, for: owner)
         }
         if let attachments, attachments.settlesEveryStep {
             if !attachments.streams.isEmpty { publish() }
