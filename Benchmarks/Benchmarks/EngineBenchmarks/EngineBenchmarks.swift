@@ -252,13 +252,7 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark in
             let chart = try makeLightChart()
             benchmark.startMeasurement()
-            var machines: [StateMachine<Light, Tick, Void>] = []
-            machines.reserveCapacity(count)
-            for _ in 0..<count {
-                var machine = chart.makeMachine()
-                try machine.start()
-                machines.append(machine)
-            }
+            let machines = try makeStartedMachines(count, of: chart)
             benchmark.stopMeasurement()
             blackHole(machines)
         }

@@ -37,6 +37,22 @@ public struct SwitchLight {
     }
 }
 
+/// `count` started machines of the three-state cycle, made as an app makes them (made, started,
+/// appended): what the construction figures measure, in the benchmarks, `Profile` and `Ratios`.
+@inline(never)
+public func makeStartedMachines(
+    _ count: Int, of chart: Statechart<Light, Tick, Void>
+) throws -> [StateMachine<Light, Tick, Void>] {
+    var machines: [StateMachine<Light, Tick, Void>] = []
+    machines.reserveCapacity(count)
+    for _ in 0..<count {
+        var machine = chart.makeMachine()
+        try machine.start()
+        machines.append(machine)
+    }
+    return machines
+}
+
 // MARK: - Flat: a two-state toggle
 
 /// The states of the toggle.

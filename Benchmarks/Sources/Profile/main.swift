@@ -152,14 +152,7 @@ func run(_ name: String, _ count: Int) throws {
         do { try machine.start() } catch {}
         print(machine.activeStates)
     case "construct":
-        let chart = try makeLightChart()
-        var machines: [StateMachine<Light, Tick, Void>] = []
-        machines.reserveCapacity(count)
-        for _ in 0..<count {
-            var machine = chart.makeMachine()
-            try machine.start()
-            machines.append(machine)
-        }
+        let machines = try makeStartedMachines(count, of: try makeLightChart())
         print(machines.count, MemoryLayout<StateMachine<Light, Tick, Void>>.stride, "bytes inline")
     case "bare/toggle":
         print(try sendToBareMachine(makeToggleChart(), event: .flick, count: count))

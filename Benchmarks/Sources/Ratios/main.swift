@@ -130,18 +130,6 @@ struct SevenWords {
 }
 
 @inline(never)
-func makeMachines(_ count: Int, of chart: Statechart<Light, Tick, Void>) throws -> [StateMachine<Light, Tick, Void>] {
-    var machines: [StateMachine<Light, Tick, Void>] = []
-    machines.reserveCapacity(count)
-    for _ in 0..<count {
-        var machine = chart.makeMachine()
-        try machine.start()
-        machines.append(machine)
-    }
-    return machines
-}
-
-@inline(never)
 func makePlainValues(_ count: Int) -> [SevenWords] {
     var values: [SevenWords] = []
     values.reserveCapacity(count)
@@ -169,7 +157,7 @@ func timeConstruction(
     var plainTime = 0.0
     var switchTime = 0.0
     func timeMachines() throws {
-        machineTime = try nanoseconds { machines = try makeMachines(count, of: chart) }
+        machineTime = try nanoseconds { machines = try makeStartedMachines(count, of: chart) }
         consume(machines)
         machines = []
     }
@@ -324,8 +312,9 @@ func pairs() throws -> [Pair] {
     ]
 }
 
-/// Runs `body` with the stack `slots` times 16 bytes deeper than it would be, give or take a
-/// frame: `slots / 2` frames of 32 bytes, and one of 48 when `slots` is odd.
+/// Runs `body` with the stack deeper than it would be by about `slots` times 16 bytes: `slots / 2`
+/// recursive frames, and one larger frame when `slots` is odd (the frames' sizes are the
+/// compiler's; 256 depths gave 113 distinct stack addresses within a page).
 @inline(never)
 func deeper<Result>(by slots: Int, _ body: () throws -> Result) rethrows -> Result {
     if slots >= 2 { return try descend(slots / 2) { try deeper(by: slots & 1, body) } }
