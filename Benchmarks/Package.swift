@@ -38,20 +38,14 @@ let package = Package(
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        .executableTarget(
-            name: "SCXMLBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Statecharts", package: rootPackage),
-                .product(name: "StatechartsSCXML", package: rootPackage),
-            ],
-            path: "Benchmarks/SCXMLBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        // The checklist's timed ratios: each case and its baseline interleaved, many times.
+        // The checklist's timed ratios: each case and its baseline interleaved, many times; and
+        // uSCXML's charts, entries per second on many placements.
         .executableTarget(
             name: "Ratios",
-            dependencies: ["BenchmarkCharts", .product(name: "Statecharts", package: rootPackage)]),
+            dependencies: [
+                "BenchmarkCharts", .product(name: "Statecharts", package: rootPackage),
+                .product(name: "StatechartsSCXML", package: rootPackage),
+            ]),
         // Reads the exported percentiles and prints the table of ratios.
         .executableTarget(name: "BenchmarkReport", path: "Sources/BenchmarkReport"),
     ]

@@ -9,7 +9,6 @@ import Foundation
 struct BenchmarkReport {
     static func main() {
         let eventsPerIteration = 1_000_000.0
-        let microstepsPerIteration = 1_000_000.0
 
         guard CommandLine.arguments.count == 2 else {
             FileHandle.standardError.write(Data("usage: BenchmarkReport FOLDER\n".utf8))
@@ -96,6 +95,11 @@ struct BenchmarkReport {
                 contentsOf: folder.appendingPathComponent("ratios-repetitions.txt"), encoding: .utf8))
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "many"
 
+        /// What `Ratios` said on standard error: how many repetitions it measured again.
+        let ratiosNotes =
+            ((try? String(contentsOf: folder.appendingPathComponent("ratios-notes.txt"), encoding: .utf8)) ?? "")
+            .split(separator: "\n").filter { $0.hasPrefix("Ratios: ") }.map { String($0.dropFirst("Ratios: ".count)) }
+
         var lines: [String] = []
         var outcomes: [(String, Bool)] = []
 
@@ -154,6 +158,7 @@ struct BenchmarkReport {
             lines.append("")
             lines.append(
                 "Ratios: the median of \(repetitionsNote) repetitions, each running the case and its `switch` one after the other on machines placed anew; the spread is the first to the third quartile of the per-repetition ratios, and a target is met when the third quartile is within it."
+                    + ratiosNotes.map { " In this run, \($0)." }.joined()
             )
         }
 
@@ -364,17 +369,19 @@ struct BenchmarkReport {
 
         // MARK: uSCXML
 
+        // Entries of `mark` per second, per repetition (`Ratios`); a ratio to uSCXML's published
+        // figure is met when the first quartile reaches it, as a time's is when the third does.
         let published: [String: Double] = ["Transitions.4": 9.0e5, "LCCA.4": 3.5e5]
         var uscxml: [String] = []
         for name in ["Transitions.4", "Transitions.16", "Transitions.64", "LCCA.4", "LCCA.16", "LCCA.64"] {
-            guard let time = median("uscxml/\(name)", "wallClock") else { continue }
-            let perEntry = median("uscxml/\(name)", "microsteps per entry") ?? 1
-            let entriesPerSecond = (microstepsPerIteration / perEntry) / (time / 1e9)
-            var row = "| \(name) | \(String(format: "%.2e", entriesPerSecond))"
+            guard let figure = interleaved["uscxml-\(name)"] else { continue }
+            let entriesPerSecond = figure.median
+            var row =
+                "| \(name) | \(String(format: "%.2e", entriesPerSecond)) (\(String(format: "%.2e", figure.lowerQuartile))–\(String(format: "%.2e", figure.upperQuartile)))"
             if let theirs = published[name] {
-                let ratio = entriesPerSecond / theirs
-                outcomes.append(("\(name) ≥ 20x uSCXML", ratio >= 20))
-                row += " | \(String(format: "%.1e", theirs)) | \(format(ratio))x |"
+                outcomes.append(("\(name) ≥ 20x uSCXML", figure.lowerQuartile / theirs >= 20))
+                row +=
+                    " | \(String(format: "%.1e", theirs)) | \(format(entriesPerSecond / theirs))x (\(format(figure.lowerQuartile / theirs, digits: 1))–\(format(figure.upperQuartile / theirs, digits: 1))x) |"
             } else {
                 row += " | — | — |"
             }
@@ -388,11 +395,13 @@ struct BenchmarkReport {
         if !uscxml.isEmpty {
             lines.append("")
             if qt.isEmpty {
-                lines.append("| uSCXML chart | Entries of `mark` per second | uSCXML (published) | Ratio |")
+                lines.append(
+                    "| uSCXML chart | Entries of `mark` per second (quartiles) | uSCXML (published) | Ratio (quartiles) |"
+                )
                 lines.append("|---|---:|---:|---:|")
             } else {
                 lines.append(
-                    "| uSCXML chart | Entries of `mark` per second | uSCXML (published) | Ratio | Qt SCXML (same run) | Ratio to Qt |"
+                    "| uSCXML chart | Entries of `mark` per second (quartiles) | uSCXML (published) | Ratio (quartiles) | Qt SCXML (same run) | Ratio to Qt |"
                 )
                 lines.append("|---|---:|---:|---:|---:|---:|")
             }

@@ -138,16 +138,10 @@ func run(_ name: String, _ count: Int) throws {
         for index in 0..<count { player.send(index % playerCycleLength) }
         print(player.isStopped)
     case let chart where chart.hasPrefix("uscxml/"):
-        // COUNT microsteps of one of uSCXML's charts (../shared/benchmarks/uscxml), as
-        // SCXMLBenchmarks runs them: the pure machine, started with a microstep limit.
+        // COUNT microsteps of one of uSCXML's charts (../shared/benchmarks/uscxml), as Ratios
+        // runs them: the pure machine, started with a microstep limit.
         let name = String(chart.dropFirst("uscxml/".count))
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/benchmarks/uscxml/\(name).scxml")
-        let loaded = try SCXMLChart.load(contentsOf: file)
-        let info = SCXMLSessionInfo(id: "profile", name: loaded.document.name)
-        var machine = loaded.statechart.makeMachine(
-            context: SCXMLContext(model: NullDataModel(session: info), info: info))
+        var machine = USCXMLCharts.makeMachine(try SCXMLChart.load(contentsOf: USCXMLCharts.file(name)))
         machine.microstepLimit = count
         do { try machine.start() } catch {}
         print(machine.activeStates)

@@ -88,10 +88,9 @@ extension StateMachine {
         withUniqueExtras { storage in
             for position in Int(tables.timeoutOffsets[state])..<Int(tables.timeoutOffsets[state + 1]) {
                 let transition = Int(tables.timeouts[position])
-                storage.insert(
-                    PendingTimer(
-                        deadline: now.addingClamped(tables.timeoutDelays[transition]), serial: storage.nextSerial,
-                        owner: Int32(state), kind: tables.timeoutKinds[transition], delayed: nil))
+                storage.timers.insertTimeout(
+                    deadline: now.addingClamped(tables.timeoutDelays[transition]), serial: storage.nextSerial,
+                    owner: Int32(truncatingIfNeeded: state), kind: tables.timeoutKinds[transition])
                 storage.nextSerial &+= 1
             }
         }
@@ -101,13 +100,13 @@ extension StateMachine {
     @inlinable
     mutating func cancelTimeouts(of state: Int) {
         guard extras != nil else { return }
+        let owner = Int32(truncatingIfNeeded: state)
+        // Shared extras are copied only when there is something to remove.
         let owns = Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
-            storage.timers.contains { Int($0.owner) == state }
+            storage.timers.hasTimeouts(of: owner)
         }
         guard owns else { return }
-        withUniqueExtras { storage in
-            _ = storage.timers.removeAll { Int($0.owner) == state }
-        }
+        withUniqueExtras { storage in storage.timers.removeTimeouts(of: owner) }
     }
 }
 

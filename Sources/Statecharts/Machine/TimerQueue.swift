@@ -35,7 +35,6 @@ struct TimerQueue<Event> {
         return heap.first
     }
 
-    /// Adds a timer.
     /// The deadline of the first timer; `Int64.max` when there is none.
     @inlinable
     var firstDeadline: Int64 {
@@ -43,6 +42,7 @@ struct TimerQueue<Event> {
         return heap.isEmpty ? .max : heap[0].deadline
     }
 
+    /// Adds a timer.
     @inlinable
     mutating func insert(_ timer: PendingTimer<Event>) {
         if heap.isEmpty {
@@ -55,6 +55,64 @@ struct TimerQueue<Event> {
         }
         heap.append(timer)
         siftUp(heap.count - 1)
+    }
+
+    /// Adds a state's timeout: a timer that delivers a timeout kind, with no delayed event.
+    ///
+    /// Into an empty queue, the common case of a state's timeout, it writes the sole slot's fields
+    /// in place: the empty slot holds no delayed event (every path that empties it stores
+    /// ``PendingTimer/none``, or clears a timeout, which has none), so nothing is released, and no
+    /// timer value is built and copied.
+    @inlinable
+    mutating func insertTimeout(deadline: Int64, serial: UInt64, owner: Int32, kind: Int32) {
+        if !hasSole && heap.isEmpty {
+            sole.deadline = deadline
+            sole.serial = serial
+            sole.kind = kind
+            sole.owner = owner
+            return
+        }
+        insertOutOfLine(PendingTimer(deadline: deadline, serial: serial, owner: owner, kind: kind, delayed: nil))
+    }
+
+    /// ``insert(_:)`` out of line, so that the fast paths that fall back on it stay small enough
+    /// to inline.
+    @inlinable
+    @inline(never)
+    mutating func insertOutOfLine(_ timer: PendingTimer<Event>) {
+        insert(timer)
+    }
+
+    /// Whether a timeout of the state `owner` (never a delayed event, whose owner is negative) is
+    /// pending.
+    @inlinable
+    func hasTimeouts(of owner: Int32) -> Bool {
+        if hasSole { return sole.owner == owner }
+        return heap.contains { $0.owner == owner }
+    }
+
+    /// Removes the timeouts of the state `owner` (a state's index, never negative).
+    ///
+    /// When the sole timer is the state's timeout, it empties the slot in place: a timeout holds no
+    /// delayed event, so the slot is left as ``PendingTimer/none`` without releasing anything.
+    @inlinable
+    mutating func removeTimeouts(of owner: Int32) {
+        if hasSole {
+            guard sole.owner == owner else { return }
+            sole.deadline = .max
+            sole.serial = 0
+            sole.kind = 0
+            sole.owner = .min
+            return
+        }
+        removeTimeoutsFromHeap(of: owner)
+    }
+
+    /// ``removeTimeouts(of:)`` when two or more timers are pending, out of line.
+    @inlinable
+    @inline(never)
+    mutating func removeTimeoutsFromHeap(of owner: Int32) {
+        removeAll { $0.owner == owner }
     }
 
     /// Removes and returns the timer that falls due first; the queue must not be empty.
