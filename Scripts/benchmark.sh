@@ -79,9 +79,16 @@ run_suite() {
   mkdir -p "$results"
   swift package --disable-sandbox --allow-writing-to-directory "$results" benchmark \
     --no-progress --format histogramPercentiles --time-units nanoseconds --path "$results" "$@" >&2
-  # What Ratios says on standard error (repetitions measured again, charts absent) goes in the report.
-  .build/release/Ratios --repetitions "$ratios_repetitions" >"$results/ratios.tsv" 2>"$results/ratios-notes.txt"
+  # What Ratios says on standard error (repetitions measured again, charts absent) goes in the
+  # report, and to the terminal whether or not it succeeded.
+  local ratios_status=0
+  .build/release/Ratios --repetitions "$ratios_repetitions" >"$results/ratios.tsv" \
+    2>"$results/ratios-notes.txt" || ratios_status=$?
   cat "$results/ratios-notes.txt" >&2
+  if [[ "$ratios_status" != 0 ]]; then
+    echo "Ratios failed (exit status $ratios_status)" >&2
+    exit "$ratios_status"
+  fi
   echo "$ratios_repetitions" >"$results/ratios-repetitions.txt"
 
   if [[ "$instructions" == 1 ]]; then

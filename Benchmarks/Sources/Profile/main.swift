@@ -142,8 +142,7 @@ func run(_ name: String, _ count: Int) throws {
         // runs them: the pure machine, started with a microstep limit.
         let name = String(chart.dropFirst("uscxml/".count))
         var machine = USCXMLCharts.makeMachine(try SCXMLChart.load(contentsOf: USCXMLCharts.file(name)))
-        machine.microstepLimit = count
-        do { try machine.start() } catch {}
+        try USCXMLCharts.run(&machine, microsteps: count)
         print(machine.activeStates)
     case "construct":
         let machines = try makeStartedMachines(count, of: try makeLightChart())

@@ -364,9 +364,9 @@ func placed<Result>(_ body: () throws -> Result) rethrows -> Result {
 /// events before and after each repetition. Its code and data stay where they are for the whole
 /// run, so its time changes only when the host's does: run alone 20,000 times, it stayed within 1%
 /// of its fastest in 90% to 95% of them and took 1.7 to 2 times as long in the slowest 1% to 5%,
-/// when a neighbour on the same physical core or a slower clock took the host. A repetition before and after which the
-/// probe ran more than ``tolerance`` times its usual time measured the host, not the engine, and
-/// is measured again on a fresh placement.
+/// when a neighbour on the same physical core or a slower clock took the host. A repetition
+/// before and after which the probe ran more than ``tolerance`` times its usual time measured the
+/// host, not the engine, and is measured again on a fresh placement.
 ///
 /// Its usual time is the first quartile of its times so far in this run, among the repetitions
 /// (between other cases, whose code and data leave the caches, it runs about a tenth slower than
@@ -555,15 +555,12 @@ for name in ["Transitions.4", "Transitions.16", "Transitions.64", "LCCA.4", "LCC
         FileHandle.standardError.write(Data("Ratios: \(file.path) is absent; uSCXML's \(name) is not measured\n".utf8))
         continue
     }
-    let perEntry = USCXMLCharts.microstepsPerEntry(try SCXMLChart.load(contentsOf: file))
+    let perEntry = try USCXMLCharts.microstepsPerEntry(SCXMLChart.load(contentsOf: file))
     /// Runs `microsteps` microsteps of a fresh machine of a freshly loaded chart (so that the
     /// chart's tables are placed anew too); its nanoseconds.
     func run(_ microsteps: Int) throws -> Double {
-        let chart = try SCXMLChart.load(contentsOf: file)
-        var machine = USCXMLCharts.makeMachine(chart)
-        machine.microstepLimit = microsteps
-        // The chart loops forever; the limit ends the start, as uSCXML's own runs end.
-        return nanoseconds { do { try machine.start() } catch {} }
+        var machine = USCXMLCharts.makeMachine(try SCXMLChart.load(contentsOf: file))
+        return try nanoseconds { try USCXMLCharts.run(&machine, microsteps: microsteps) }
     }
     let trial = 1_000
     let microsteps = min(1_000_000, max(trial, Int(Double(trial) * uscxmlRepetitionNanoseconds / (try run(trial)))))
@@ -571,7 +568,7 @@ for name in ["Transitions.4", "Transitions.16", "Transitions.64", "LCCA.4", "LCC
     for repetition in 0..<(warmUp + repetitions) {
         let time = try probe.quietly(judged: repetition >= warmUp) { try placed { try run(microsteps) } }
         guard repetition >= warmUp else { continue }
-        entriesPerSecond.append(Double(microsteps) / Double(perEntry) / (time / 1e9))
+        entriesPerSecond.append(Double(microsteps) / perEntry / (time / 1e9))
     }
     output.append(line("uscxml-\(name)", entriesPerSecond, statechart: entriesPerSecond, baseline: entriesPerSecond))
 }
