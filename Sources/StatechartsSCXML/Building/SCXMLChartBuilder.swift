@@ -170,6 +170,9 @@ struct SCXMLChartBuilder {
                 check(expression, as: .value)
             case .script:
                 require(.script, at: action.location)
+            case .foreign:
+                // Markup of another namespace: kept for tools, nothing to run.
+                break
             }
         }
     }

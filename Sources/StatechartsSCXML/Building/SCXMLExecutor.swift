@@ -75,6 +75,9 @@ enum SCXMLExecutor {
             }
         case .script(let script):
             try withModel(&scope) { model, isActive in try model.run(script, isActive: isActive) }
+        case .foreign:
+            // An element of another namespace: engines ignore what they do not know (SCXML 4.12).
+            break
         }
     }
 

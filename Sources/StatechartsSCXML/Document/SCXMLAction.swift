@@ -31,6 +31,9 @@ public struct SCXMLAction: Sendable, Hashable {
         case assign(location: SCXMLExpression, expression: SCXMLExpression?, content: SCXMLInlineContent?)
         /// `<script>`.
         case script(SCXMLScript)
+        /// An element of another namespace: ignored when run, unless the session knows it (a named
+        /// action of ``SCXMLExtensions/namespace``), and written back as read.
+        case foreign(SCXMLForeignElement)
     }
 
     /// The element's tag name, such as `assign`.
@@ -44,6 +47,7 @@ public struct SCXMLAction: Sendable, Hashable {
         case .foreach: return "foreach"
         case .assign: return "assign"
         case .script: return "script"
+        case .foreign(let element): return element.name
         }
     }
 }

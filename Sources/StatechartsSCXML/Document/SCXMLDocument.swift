@@ -25,6 +25,11 @@ public struct SCXMLDocument: Sendable, Hashable {
     public var script: SCXMLScript?
     /// Where the `<scxml>` element is.
     public var location: SourcePosition
+    /// The namespaces declared on the `<scxml>` element besides SCXML's own, in the order written:
+    /// those of the markup the document carries from other vocabularies.
+    public var namespaces: [SCXMLNamespace] = []
+    /// The `<scxml>` element's attributes and elements of other namespaces.
+    public var extensions = SCXMLExtensions()
 
     /// A document from its parts.
     public init(

@@ -28,6 +28,8 @@ public struct SCXMLNode: Sendable, Hashable {
     public var invocations: [SCXMLInvoke]
     /// Where the element is.
     public var location: SourcePosition
+    /// Its attributes, and the elements directly inside it, of other namespaces.
+    public var extensions = SCXMLExtensions()
 
     /// The SCXML elements that are states.
     public enum Kind: Sendable, Hashable {

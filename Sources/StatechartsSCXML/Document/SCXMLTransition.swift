@@ -14,6 +14,10 @@ public struct SCXMLTransition: Sendable, Hashable {
     public var actions: [SCXMLAction]
     /// Where the element is.
     public var location: SourcePosition
+    /// Its attributes of other namespaces. The reader keeps the foreign elements inside a transition
+    /// among its ``actions`` (``SCXMLAction/Kind/foreign(_:)``), in order; elements given here are
+    /// written before the actions.
+    public var extensions = SCXMLExtensions()
 
     /// A transition from its parts.
     public init(

@@ -45,6 +45,9 @@ extension SwiftChartWriter {
         case .foreach, .assign, .script:
             report("<\(action.tagName)> needs a data model with variables", at: action.location)
             return Statements()
+        case .foreign:
+            // An element of another namespace: nothing to run, as in an interpreted session.
+            return Statements()
         }
     }
 

@@ -219,8 +219,32 @@ extension SwiftChartWriter {
                 ])
         case .script(let script):
             kind = .call(".script", [(nil, self.script(script))])
+        case .foreign(let element):
+            kind = .call(".foreign", [(nil, foreign(element))])
         }
         return .call("SCXMLAction", [(nil, kind), ("location", at(action.location))])
+    }
+
+    func foreign(_ element: SCXMLForeignElement) -> Literal {
+        .call(
+            "SCXMLForeignElement",
+            [
+                ("name", string(element.name)), ("namespace", string(element.namespace)),
+                (
+                    "attributes",
+                    .array(
+                        element.attributes.map { attribute in
+                            .call(
+                                "SCXMLForeignAttribute",
+                                [
+                                    ("name", string(attribute.name)), ("namespace", string(attribute.namespace)),
+                                    ("value", string(attribute.value)),
+                                ])
+                        })
+                ),
+                ("children", .array(element.children.map(foreign))), ("text", string(element.text)),
+                ("location", at(element.location)),
+            ])
     }
 
     func send(_ send: SCXMLSend) -> Literal {

@@ -112,7 +112,7 @@ struct SwiftChartWriter {
                     }
                 case .if(let branches): branches.forEach { visit($0.actions) }
                 case .foreach(_, _, _, let body): visit(body)
-                case .cancel, .log, .assign, .script: break
+                case .cancel, .log, .assign, .script, .foreign: break
                 }
             }
         }

@@ -4,8 +4,12 @@ extension SCXMLConverter {
     /// The executable content inside an element.
     mutating func actions(in element: XMLElement) -> [SCXMLAction] {
         var result: [SCXMLAction] = []
-        for child in children(of: element) {
-            if let action = action(from: child) {
+        // Reports stray text; the children are taken in order below, those of other namespaces too.
+        _ = children(of: element)
+        for child in element.children {
+            if !isSCXML(child) {
+                result.append(SCXMLAction(.foreign(foreignElement(child)), location: child.location))
+            } else if let action = action(from: child) {
                 result.append(action)
             } else if !Self.executableContent.contains(child.name) {
                 misplaced(child, in: element)
@@ -85,7 +89,13 @@ extension SCXMLConverter {
         var branches = [SCXMLBranch(condition: expression("cond", of: element, in: attributes), actions: [])]
         if attributes["cond"] == nil { error("<if> needs the attribute 'cond'", at: element.location) }
         var sawElse = false
-        for child in children(of: element) {
+        _ = children(of: element)
+        for child in element.children {
+            if !isSCXML(child) {
+                branches[branches.count - 1].actions.append(
+                    SCXMLAction(.foreign(foreignElement(child)), location: child.location))
+                continue
+            }
             switch child.name {
             case "elseif":
                 let childAttributes = self.attributes(of: child, allowed: ["cond"])

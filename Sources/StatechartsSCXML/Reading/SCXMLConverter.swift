@@ -88,6 +88,36 @@ struct SCXMLConverter {
         "elseif", "else", "foreach", "assign",
     ]
 
+    // MARK: - Other namespaces
+
+    /// The element's attributes and child elements of other namespaces, as written.
+    func extensions(of element: XMLElement) -> SCXMLExtensions {
+        SCXMLExtensions(
+            attributes: foreignAttributes(of: element, prefixedOnly: true),
+            elements: element.children.filter { !isSCXML($0) }.map(foreignElement))
+    }
+
+    /// The attributes of `element` in the order written: all of them, or only those with a prefix
+    /// (on an SCXML element, whose own attributes have none).
+    func foreignAttributes(of element: XMLElement, prefixedOnly: Bool) -> [SCXMLForeignAttribute] {
+        element.attributeNamesInOrder.compactMap { name in
+            if prefixedOnly && !name.contains(":") { return nil }
+            return SCXMLForeignAttribute(
+                name: name, namespace: element.attributeNamespaces[name] ?? "", value: element.attributes[name] ?? "")
+        }
+    }
+
+    /// An element of another namespace, with everything inside it.
+    func foreignElement(_ element: XMLElement) -> SCXMLForeignElement {
+        SCXMLForeignElement(
+            name: element.qualifiedName, namespace: element.namespace,
+            attributes: foreignAttributes(of: element, prefixedOnly: false),
+            children: element.children.map(foreignElement),
+            // White space between child elements is layout, not content.
+            text: !element.children.isEmpty && element.text.allSatisfy(\.isWhitespace) ? "" : element.text,
+            location: element.location)
+    }
+
     static func tokens(_ text: String) -> [String] {
         text.split(whereSeparator: \.isWhitespace).map(String.init)
     }
@@ -110,6 +140,8 @@ struct SCXMLConverter {
         var document = SCXMLDocument(
             name: attributes["name"], initial: attributes["initial"].map(Self.tokens) ?? [],
             dataModel: attributes["datamodel"], location: root.location)
+        document.namespaces = root.declarations.filter { !$0.prefix.isEmpty }
+        document.extensions = extensions(of: root)
         if let binding = attributes["binding"] {
             if let value = SCXMLBinding(rawValue: binding) {
                 document.binding = value
@@ -160,6 +192,7 @@ struct SCXMLConverter {
         var node = SCXMLNode(
             kind: kind, id: id, hasGeneratedID: generated, initial: attributes["initial"].map(Self.tokens) ?? [],
             location: element.location)
+        node.extensions = extensions(of: element)
         if case .history = kind {
             switch attributes["type"] ?? "shallow" {
             case "shallow": node.kind = .history(.shallow)
@@ -240,6 +273,9 @@ struct SCXMLConverter {
             events: attributes["event"].map(Self.tokens) ?? [],
             condition: expression("cond", of: element, in: attributes),
             targets: attributes["target"].map(Self.tokens) ?? [], location: element.location)
+        // The elements inside a transition are its executable content, foreign ones included, in
+        // order (``actions(in:)``); only its foreign attributes are extensions.
+        result.extensions = SCXMLExtensions(attributes: foreignAttributes(of: element, prefixedOnly: true))
         if let event = attributes["event"], result.events.isEmpty {
             error("the event attribute '\(event)' names no event", at: location(of: "event", in: element))
         }

@@ -6,8 +6,10 @@ import Statecharts
 /// The reader never traps and never stops at the first problem: a document that is not
 /// well-formed XML gets one diagnostic where the XML breaks; a well-formed one gets a diagnostic
 /// for each unknown element, bad attribute value, missing attribute or misplaced element, each
-/// at its line and column. Elements and attributes of other namespaces are extensions and are
-/// ignored. Unknown attributes without a namespace are reported as warnings.
+/// at its line and column. Elements and attributes of other namespaces are extensions: engines
+/// ignore them, and the reader keeps them as written (``SCXMLExtensions``, ``SCXMLAction/Kind/foreign(_:)``)
+/// so that ``SCXMLWriter`` gives them back, such as the layout Qt Creator keeps in
+/// `<qt:editorinfo>`. Unknown attributes without a namespace are reported as warnings.
 public enum SCXMLReader {
     /// The SCXML namespace.
     public static let namespace = "http://www.w3.org/2005/07/scxml"

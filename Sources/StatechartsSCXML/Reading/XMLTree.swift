@@ -12,6 +12,12 @@ struct XMLElement {
     var namespace: String
     var attributes: [String: String]
     var attributeLocations: [String: SourcePosition]
+    /// The name as written, with its prefix.
+    var qualifiedName: String
+    /// The namespaces this element declares, in the order written.
+    var declarations: [SCXMLNamespace] = []
+    /// The namespace of each prefixed attribute, by its name as written.
+    var attributeNamespaces: [String: String] = [:]
     var children: [XMLElement] = []
     /// Character data directly inside the element (CDATA included), in order.
     var text = ""
@@ -27,6 +33,20 @@ struct XMLElement {
         }
         let inner = innerXML
         return inner.isEmpty ? result + "/>" : result + ">" + inner + "</\(name)>"
+    }
+
+    /// The attribute names in the order they are written.
+    var attributeNamesInOrder: [String] {
+        attributes.keys.sorted { first, second in
+            let a = attributeLocations[first]
+            let b = attributeLocations[second]
+            switch (a, b) {
+            case (let a?, let b?): return (a.line, a.column) < (b.line, b.column)
+            case (nil, nil): return first < second
+            case (nil, _): return false
+            case (_, nil): return true
+            }
+        }
     }
 
     /// The content as XML text: the text, then the children.
@@ -46,6 +66,10 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     var diagnostics: [SCXMLDiagnostic] = []
     var skippedDepth = 0
     var depthReported = false
+    /// The namespaces declared since the last element started: they belong to the next one.
+    var pendingDeclarations: [SCXMLNamespace] = []
+    /// The prefixes in scope for each open element, innermost last.
+    var scopes: [[String: String]] = [["xml": "http://www.w3.org/XML/1998/namespace"]]
 
     init(data: Data, file: String, maximumDepth: Int) {
         self.file = file
@@ -60,6 +84,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     func parse() -> XMLElement? {
         let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = self
         _ = parser.parse()
@@ -140,6 +165,8 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
         attributes attributeDict: [String: String] = [:]
     ) {
+        let declarations = pendingDeclarations
+        pendingDeclarations.removeAll()
         if skippedDepth > 0 || stack.count >= maximumDepth {
             if !depthReported {
                 depthReported = true
@@ -153,10 +180,23 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             return
         }
         let (location, attributeLocations) = startTag(named: qualifiedName ?? elementName, parser: parser)
+        var scope = scopes.last ?? [:]
+        for declaration in declarations { scope[declaration.prefix] = declaration.uri }
+        scopes.append(scope)
+        var attributeNamespaces: [String: String] = [:]
+        for name in attributeDict.keys {
+            let prefix = SCXMLNamespace.prefix(of: name)
+            if !prefix.isEmpty { attributeNamespaces[name] = scope[prefix] ?? "" }
+        }
         stack.append(
             XMLElement(
                 name: elementName, namespace: namespaceURI ?? "", attributes: attributeDict,
-                attributeLocations: attributeLocations, location: location))
+                attributeLocations: attributeLocations, qualifiedName: qualifiedName ?? elementName,
+                declarations: declarations, attributeNamespaces: attributeNamespaces, location: location))
+    }
+
+    func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+        pendingDeclarations.append(SCXMLNamespace(prefix: prefix, uri: namespaceURI))
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
@@ -165,6 +205,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             return
         }
         guard let element = stack.popLast() else { return }
+        scopes.removeLast()
         if stack.isEmpty {
             root = element
         } else {

@@ -16,12 +16,19 @@ public enum SCXMLWriter {
     public static func write(_ document: SCXMLDocument) -> String {
         var writer = XMLWriter()
         writer.line("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
-        var attributes: [(String, String)] = [("xmlns", SCXMLReader.namespace), ("version", "1.0")]
+        var attributes: [(String, String)] = [("xmlns", SCXMLReader.namespace)]
+        for declaration in ForeignMarkup.rootDeclarations(of: document) {
+            attributes.append((declaration.attributeName, declaration.uri))
+            writer.scope[declaration.prefix] = declaration.uri
+        }
+        attributes.append(("version", "1.0"))
         if let name = document.name { attributes.append(("name", name)) }
         if !document.initial.isEmpty { attributes.append(("initial", document.initial.joined(separator: " "))) }
         if let model = document.dataModel { attributes.append(("datamodel", model)) }
         if document.binding == .late { attributes.append(("binding", "late")) }
+        attributes += writer.foreignAttributes(document.extensions.attributes)
         writer.open("scxml", attributes)
+        writer.foreignElements(document.extensions.elements)
         writeData(document.data, to: &writer)
         if let script = document.script { writeScript(script, to: &writer) }
         for node in document.states { write(node, to: &writer) }
@@ -57,14 +64,17 @@ public enum SCXMLWriter {
             name = "history"
             if type == .deep { attributes.append(("type", "deep")) }
         }
+        attributes += writer.foreignAttributes(node.extensions.attributes)
         let empty =
             node.initialTransition == nil && node.children.isEmpty && node.transitions.isEmpty && node.onEntry.isEmpty
             && node.onExit.isEmpty && node.data.isEmpty && node.doneData == nil && node.invocations.isEmpty
+            && node.extensions.elements.isEmpty
         if empty {
             writer.empty(name, attributes)
             return
         }
         writer.open(name, attributes)
+        writer.foreignElements(node.extensions.elements)
         if let initial = node.initialTransition {
             writer.open("initial", [])
             write(initial, to: &writer)
@@ -91,10 +101,12 @@ public enum SCXMLWriter {
         if let condition = transition.condition { attributes.append(("cond", condition.text)) }
         if !transition.targets.isEmpty { attributes.append(("target", transition.targets.joined(separator: " "))) }
         if transition.type == .internal { attributes.append(("type", "internal")) }
-        if transition.actions.isEmpty {
+        attributes += writer.foreignAttributes(transition.extensions.attributes)
+        if transition.actions.isEmpty && transition.extensions.elements.isEmpty {
             writer.empty("transition", attributes)
         } else {
             writer.open("transition", attributes)
+            writer.foreignElements(transition.extensions.elements)
             for action in transition.actions { write(action, to: &writer) }
             writer.close("transition")
         }
@@ -215,6 +227,8 @@ public enum SCXMLWriter {
             }
         case .script(let script):
             writeScript(script, to: &writer)
+        case .foreign(let element):
+            writer.foreignElements([element])
         }
     }
 
@@ -262,6 +276,8 @@ public enum SCXMLWriter {
 struct XMLWriter {
     var text = ""
     var depth = 0
+    /// The namespace of each prefix declared so far on the way down; `""` for the default one.
+    var scope: [String: String] = ["": SCXMLReader.namespace, "xml": ForeignMarkup.xmlNamespace]
 
     mutating func line(_ line: String) {
         text += String(repeating: "  ", count: depth) + line + "\n"

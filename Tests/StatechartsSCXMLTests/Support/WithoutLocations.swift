@@ -14,6 +14,7 @@ extension SCXMLDocument {
         copy.transitions = transitions.map(\.placeless)
         copy.data = data.map(\.placeless)
         copy.script = script?.placeless
+        copy.extensions = extensions.placeless
         return copy
     }
 }
@@ -33,6 +34,20 @@ extension SCXMLNode {
             SCXMLDoneData(content: $0.content?.placeless, params: $0.params.map(\.placeless), location: nowhere)
         }
         copy.invocations = invocations.map(\.placeless)
+        copy.extensions = extensions.placeless
+        return copy
+    }
+}
+
+extension SCXMLExtensions {
+    var placeless: SCXMLExtensions { SCXMLExtensions(attributes: attributes, elements: elements.map(\.placeless)) }
+}
+
+extension SCXMLForeignElement {
+    var placeless: SCXMLForeignElement {
+        var copy = self
+        copy.location = nowhere
+        copy.children = children.map(\.placeless)
         return copy
     }
 }
@@ -43,6 +58,7 @@ extension SCXMLTransition {
         copy.location = nowhere
         copy.condition = condition?.placeless
         copy.actions = actions.map(\.placeless)
+        copy.extensions = extensions.placeless
         return copy
     }
 }
@@ -116,6 +132,7 @@ extension SCXMLAction {
             if case .text(let text) = content { trimmed = .text(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
             kind = .assign(location: location.placeless, expression: expression?.placeless, content: trimmed)
         case .script(let script): kind = .script(script.placeless)
+        case .foreign(let element): kind = .foreign(element.placeless)
         }
         return SCXMLAction(kind, location: nowhere)
     }
