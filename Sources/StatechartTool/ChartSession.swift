@@ -81,14 +81,14 @@ struct ChartSession {
 
     init(
         source: ChartSource, eventProcessors: [any SCXMLEventProcessor] = [], eventWaitLimit: Duration = .seconds(5),
-        limits: SCXMLLimits = .default, maximumSteps: Int = 100_000
+        limits: SCXMLLimits = .default, maximumSteps: Int = 100_000, guards: [String: SCXMLNamedGuard] = [:]
     ) {
         self.source = source
         self.eventWaitLimit = eventWaitLimit
         self.maximumSteps = maximumSteps
         options = .init(
             sessionID: "statechart", limits: limits, dataModels: source.dataModels, eventProcessors: eventProcessors,
-            recordsMicrosteps: true)
+            guards: guards, recordsMicrosteps: true)
         session = SCXMLSession(chart: source.chart, options: options)
         eventNames = source.chart.statechart.eventNames
         timerNames = source.chart.document.timerEventNames

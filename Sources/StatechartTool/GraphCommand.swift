@@ -11,12 +11,14 @@ public struct GraphCommand: ParsableCommand {
     /// The command's description.
     public static let configuration = CommandConfiguration(
         commandName: "graph",
-        abstract: "Draw an SCXML chart as Mermaid, Graphviz DOT or SVG, or write it back as SCXML.",
+        abstract:
+            "Draw an SCXML chart as Mermaid, Graphviz DOT or SVG, or write it back as SCXML or as an XState machine.",
         discussion: """
             mermaid prints a stateDiagram-v2 for Markdown; dot prints a Graphviz digraph; svg draws \
             the chart with the library's own layout (nested boxes, as the inspector shows it), or with \
             --layout dot runs Graphviz's dot (Debian package graphviz) on the digraph; scxml writes the \
-            chart as an SCXML document.
+            chart as an SCXML document; xstate writes it as an XState v5 machine configuration (JSON) that \
+            Stately Studio opens and `statechart import` reads back.
             """)
 
     /// Who lays out an SVG picture.
@@ -37,6 +39,8 @@ public struct GraphCommand: ParsableCommand {
         case svg
         /// An SCXML document.
         case scxml
+        /// An XState v5 machine configuration, as JSON, for XState and Stately Studio.
+        case xstate
     }
 
     /// The chart.
@@ -44,7 +48,7 @@ public struct GraphCommand: ParsableCommand {
     public var chart: String?
 
     /// The output format.
-    @Option(help: "mermaid, dot, svg or scxml.")
+    @Option(help: "mermaid, dot, svg, scxml or xstate.")
     public var format: Format = .mermaid
 
     /// Who lays out `--format svg`.
@@ -68,6 +72,12 @@ public struct GraphCommand: ParsableCommand {
         case .dot: text = statechart.dot()
         case .svg: text = layout == .dot ? try Self.render(statechart.dot()) : statechart.svg()
         case .scxml: text = SCXMLWriter.write(source.chart.document)
+        case .xstate:
+            do {
+                text = try XStateWriter.json(source.chart.document)
+            } catch {
+                throw CommandError(error)
+            }
         }
         if let output {
             do {

@@ -78,6 +78,15 @@ public struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Limits")
     public var limits: LimitOptions
 
+    /// The answers of named guards.
+    @Option(
+        name: .customLong("guard"),
+        help: """
+            What a guard the document names (sc:guard, as an imported XState machine's) answers, \
+            NAME=true or NAME=false; repeatable. A named guard not given is an error when evaluated.
+            """)
+    public var guards: [String] = []
+
     /// How many steps the run may take.
     @Option(
         help: """
@@ -94,6 +103,20 @@ public struct RunCommand: AsyncParsableCommand {
         let sources = [!event.isEmpty, events != nil, script != nil].filter { $0 }.count
         if sources > 1 { throw ValidationError("give the steps one way: -e/--event, --events or --script") }
         if maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
+        _ = try namedGuards()
+    }
+
+    /// The named guards of `--guard NAME=true|false`.
+    func namedGuards() throws -> [String: SCXMLNamedGuard] {
+        var result: [String: SCXMLNamedGuard] = [:]
+        for given in guards {
+            let parts = given.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, let value = Bool(parts[1]) else {
+                throw ValidationError("--guard takes NAME=true or NAME=false; '\(given)' is not one")
+            }
+            result[parts[0]] = .constant(value)
+        }
+        return result
     }
 
     /// Runs the chart and prints its configuration after each step.
@@ -104,7 +127,8 @@ public struct RunCommand: AsyncParsableCommand {
         let steps = try self.steps(for: source)
         let processors = try await EventProcessorSetup.start(http: http)
         var session = ChartSession(
-            source: source, eventProcessors: processors.processors, limits: limits, maximumSteps: maxSteps)
+            source: source, eventProcessors: processors.processors, limits: limits, maximumSteps: maxSteps,
+            guards: try namedGuards())
         if clock == .real { session.followWallClock() }
         for warning in session.warnings { printToStandardError("\(warning)") }
         var problemsShown = session.warnings.count

@@ -26,7 +26,7 @@ public struct StatechartCommand: AsyncParsableCommand {
     static var subcommands: [any ParsableCommand.Type] {
         var commands: [any ParsableCommand.Type] = [
             RunCommand.self, ReplCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self,
-            PathsCommand.self, GenerateCommand.self,
+            PathsCommand.self, GenerateCommand.self, ImportCommand.self,
             DifferentialCommand.self,
         ]
         #if Inspector

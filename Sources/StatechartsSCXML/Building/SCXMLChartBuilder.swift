@@ -273,8 +273,12 @@ struct SCXMLChartBuilder {
         check(transition.actions)
         let trigger: TransitionTrigger<String> =
             transition.events.isEmpty ? .eventless : .events(transition.events.map { .descriptor(EventDescriptor($0)) })
-        let condition = transition.condition.map { expression -> StatechartGuard<String, SCXMLEvent, SCXMLContext> in
+        var condition = transition.condition.map { expression -> StatechartGuard<String, SCXMLEvent, SCXMLContext> in
             { scope in try SCXMLExecutor.condition(expression, in: scope) }
+        }
+        if let named = SCXMLExecutor.NamedGuardReference(transition) {
+            let written = condition
+            condition = { scope in try written?(scope) != false && SCXMLExecutor.namedGuard(named, in: scope) }
         }
         return .transition(
             trigger, targets: transition.targets, type: transition.type, guard: condition,

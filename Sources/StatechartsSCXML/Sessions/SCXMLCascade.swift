@@ -24,10 +24,13 @@ public final class SCXMLCascade: @unchecked Sendable {
     public private(set) var scriptDeadline: ContinuousClock.Instant?
     /// The first limit a session went past during the cascade; it ends the session.
     public private(set) var violation: LimitViolation?
+    /// The Swift code of the guards the documents name (``SCXMLSession/Options/guards``).
+    public let namedGuards: [String: SCXMLNamedGuard]
 
     /// A cascade that starts now.
-    public init(limits: SCXMLLimits) {
+    public init(limits: SCXMLLimits, namedGuards: [String: SCXMLNamedGuard] = [:]) {
         self.limits = limits
+        self.namedGuards = namedGuards
         scriptDeadline = limits.scriptTime.map { ContinuousClock.now + $0 }
     }
 

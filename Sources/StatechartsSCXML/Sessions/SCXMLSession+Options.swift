@@ -24,6 +24,10 @@ extension SCXMLSession {
         /// by default. An `<invoke>` of a type that is neither SCXML nor here raises
         /// `error.execution`.
         public var invokers: [String: SCXMLInvoker]
+        /// The Swift code of the guards documents name (a transition's `sc:guard`, see
+        /// ``SCXMLNamedGuard``), by name; none by default. A named guard without code here is an
+        /// error when it is evaluated: the transition is not taken.
+        public var guards: [String: SCXMLNamedGuard]
         /// Whether each ``SCXMLStep`` lists the top session's microsteps.
         public var recordsMicrosteps: Bool
         /// Where every session's `<log>` records go as they are written, besides each
@@ -35,7 +39,8 @@ extension SCXMLSession {
             sessionID: String = UUID().uuidString, unhandledEvents: UnhandledEventPolicy = .ignore,
             limits: SCXMLLimits = .default, dataModels: [any SCXMLDataModel.Type]? = nil,
             eventProcessors: [any SCXMLEventProcessor] = [], invokers: [String: SCXMLInvoker] = [:],
-            recordsMicrosteps: Bool = false, log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
+            guards: [String: SCXMLNamedGuard] = [:], recordsMicrosteps: Bool = false,
+            log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
         ) {
             self.sessionID = sessionID
             self.unhandledEvents = unhandledEvents
@@ -43,6 +48,7 @@ extension SCXMLSession {
             self.dataModels = dataModels
             self.eventProcessors = eventProcessors
             self.invokers = invokers
+            self.guards = guards
             self.recordsMicrosteps = recordsMicrosteps
             self.log = log
         }
