@@ -218,6 +218,37 @@ struct XStateCorpusEntry: CustomStringConvertible, Sendable {
         #expect(problems(#"{"id":"m","initial":"z","states":{"a":{"on":{"GO":"b"}},"c":{"x":1}}}"#).count == 3)
     }
 
+    @Test("a self-transition re-enters only with reenter: true, as in XState v5; type internal only where it matters")
+    func reentry() throws {
+        let json = """
+            {"id": "m", "initial": "a", "states": {
+              "a": {"initial": "a1", "on": {"STAY": "a", "RESTART": {"target": "a", "reenter": true}, "IN": ".a2", "OUT": "b"},
+                    "states": {"a1": {"on": {"SELF": "a1"}}, "a2": {}}},
+              "b": {}}}
+            """
+        let document = try XStateImporter.document(fromJSON: json, file: "m.json")
+        let a = try #require(document.states.first)
+        let byEvent = Dictionary(uniqueKeysWithValues: a.transitions.map { ($0.events[0], $0) })
+        // Without reenter, a target that is the source enters its initial child again, inside it.
+        #expect(byEvent["STAY"]?.targets == ["m.a.a1"])
+        #expect(byEvent["STAY"]?.type == .internal)
+        #expect(byEvent["RESTART"]?.targets == ["m.a"])
+        #expect(byEvent["RESTART"]?.type == .external)
+        #expect(byEvent["IN"]?.type == .internal)
+        #expect(byEvent["OUT"]?.type == .external)
+        // An atomic state's self-transition without reenter leaves nothing: it is targetless.
+        #expect(a.children.first?.transitions.first?.targets == [])
+        var session = SCXMLSession(chart: try document.makeChart())
+        try session.start()
+        try session.send("IN")
+        try session.send("STAY")
+        #expect(session.activeStates == ["m.a.a1"])
+        // The way back writes reenter only where it re-enters.
+        let written = try XStateWriter.json(document)
+        #expect(written.contains(#""reenter": true"#))
+        #expect(written.components(separatedBy: "reenter").count == 2)
+    }
+
     @Test("broken JSON is an error at its line and column, never a crash")
     func brokenJSON() throws {
         func problem(_ json: String) -> String? {

@@ -45,9 +45,16 @@ extension SwiftChartWriter {
         case .foreach, .assign, .script:
             report("<\(action.tagName)> needs a data model with variables", at: action.location)
             return Statements()
-        case .foreign:
-            // An element of another namespace: nothing to run, as in an interpreted session.
-            return Statements()
+        case .foreign(let element):
+            // A named action of the design is the app's code; any other element of another
+            // namespace does nothing, as in an interpreted session.
+            guard let (name, parameters) = Self.namedAction(element),
+                let item = implementationMember(.action, name)
+            else { return Statements() }
+            var arguments = ["scope.event", "&scope.context"]
+            if item.hasParameters { arguments.append("parameters: " + Escaping.swiftLiteral(parameters ?? "{}")) }
+            return Statements(
+                lines: Self.call("try implementation.\(SwiftNaming.escaped(item.member))", arguments, indent: indent))
         }
     }
 
@@ -134,7 +141,12 @@ extension SwiftChartWriter {
         switch target {
         case nil, "":
             var arguments = [event(name)]
-            if delay > .zero {
+            if let named = Self.namedDelay(of: send, in: Set(stateOrder)),
+                let item = implementationMember(.delay, named)
+            {
+                arguments.append("after: implementation.\(SwiftNaming.escaped(item.member))")
+                if let id = send.id { arguments.append("id: " + Escaping.swiftLiteral(id)) }
+            } else if delay > .zero {
                 arguments.append("after: " + SwiftNaming.durationLiteral(delay))
                 if let id = send.id { arguments.append("id: " + Escaping.swiftLiteral(id)) }
             }

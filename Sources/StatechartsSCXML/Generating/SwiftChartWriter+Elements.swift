@@ -99,7 +99,20 @@ extension SwiftChartWriter {
             arguments.append("to: " + transition.targets.map(state).joined(separator: ", "))
         }
         if transition.type == .internal { arguments.append("type: .internal") }
-        if let condition = transition.condition {
+        let named = Self.namedGuard(transition).flatMap { found in
+            implementationMember(.guard, found.name).map { (item: $0, parameters: found.parameters) }
+        }
+        if let named {
+            var call = "implementation.\(SwiftNaming.escaped(named.item.member))($0.event, $0.context"
+            if named.item.hasParameters { call += ", parameters: " + Escaping.swiftLiteral(named.parameters ?? "{}") }
+            call += ")"
+            if let condition = transition.condition {
+                let written = guardClosure(condition)
+                arguments.append("guard: { (\(written))($0) && \(call) }")
+            } else {
+                arguments.append("guard: { \(call) }")
+            }
+        } else if let condition = transition.condition {
             arguments.append("guard: " + guardClosure(condition))
         }
         let statements = block(transition.actions, indent: indent + 1).lines

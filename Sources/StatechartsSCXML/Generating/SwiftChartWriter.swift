@@ -33,6 +33,8 @@ struct SwiftChartWriter {
     /// The types of Swift work the document invokes (`<invoke type>` other than SCXML's), in
     /// document order, with the property of the generated `Invokers` each becomes.
     var invokerTypes: [(type: String, property: String)] = []
+    /// What the design names and leaves to the app's code (a compiled chart's `Implementation`).
+    var implementation: [NamedItem] = []
     var lines: [String] = []
 
     init(document: SCXMLDocument, form: Form, typeName: String, access: SwiftGenerator.Access, fileName: String) {
@@ -47,6 +49,7 @@ struct SwiftChartWriter {
         diagnostics = warnings
         nameStates()
         nameEvents()
+        if form == .compiled { nameImplementation() }
         let body = form == .compiled ? chartBody() : documentDeclaration()
         if form != .compiled { nameInvokerTypes() }
         guard !diagnostics.contains(where: { $0.severity == .error }) else {
@@ -221,11 +224,23 @@ struct SwiftChartWriter {
             ]
         }
         guard case .document(let dataModel) = form else {
-            lines += [
-                "",
-                "    /// The chart of the document, on the engine's compiled tables.",
-                "    \(modifier)nonisolated static func chart() throws(ChartValidationError) -> Statechart<State, Event, Void> {",
-            ]
+            if implementation.isEmpty {
+                lines += [
+                    "",
+                    "    /// The chart of the document, on the engine's compiled tables.",
+                    "    \(modifier)nonisolated static func chart() throws(ChartValidationError) -> Statechart<State, Event, Void> {",
+                ]
+            } else {
+                lines += implementationProtocol(modifier: modifier)
+                lines += [
+                    "",
+                    "    /// The chart of the document, on the engine's compiled tables: what the design names, it asks",
+                    "    /// `implementation` for.",
+                    "    \(modifier)nonisolated static func chart<Code: Implementation>(",
+                    "        implementation: Code",
+                    "    ) throws(ChartValidationError) -> Statechart<State, Event, Code.Context> {",
+                ]
+            }
             lines += body
             lines += ["    }", "}"]
             return

@@ -96,6 +96,14 @@ public enum XStateImporter {
         return Imported(document: document, warnings: ordered)
     }
 
+    /// The SCXML document of the machine configuration in the file at `url`; a file larger than
+    /// `maximumSize` bytes is refused unread.
+    public static func document(
+        contentsOf url: URL, options: Options = Options(), maximumSize: Int = SCXMLLimits.default.documentSize
+    ) throws(SCXMLError) -> SCXMLDocument {
+        try read(contentsOf: url, options: options, maximumSize: maximumSize).document
+    }
+
     /// The SCXML document of the machine configuration in the file at `url`, with the warnings; a
     /// file larger than `maximumSize` bytes is refused unread.
     public static func read(

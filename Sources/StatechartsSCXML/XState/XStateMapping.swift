@@ -114,7 +114,11 @@ struct XStateMapping {
             var top = node(at: 0)
             // The machine's end: a final state beside its own, named so as to be no state's id.
             var done = "\(machine.id).done"
-            while byID[done] != nil { done += "_" }
+            var number = 2
+            while byID[done] != nil {
+                done = "\(machine.id).done\(number)"
+                number += 1
+            }
             var final = SCXMLNode(
                 kind: .final, id: done, doneData: root["output"].map { doneData($0) }, location: place)
             final.extensions.attributes.append(attribute("root", "done"))
@@ -348,10 +352,11 @@ struct XStateMapping {
     }
 
     mutating func transition(_ item: JSONNode, events: [String], from index: Int, at path: String) -> SCXMLTransition? {
-        var result = SCXMLTransition(events: events, type: .internal, location: item.location)
+        var result = SCXMLTransition(events: events, location: item.location)
         switch item.value {
         case .string(let target):
             result.targets = resolve(target, from: index, at: path, item).map { [$0] } ?? []
+            settleReentry(&result, from: index, reenter: false)
             return result
         case .object:
             break
@@ -375,19 +380,55 @@ struct XStateMapping {
                 result.targets = resolve(text, from: index, at: targetPath, target).map { [$0] } ?? []
             }
         }
+        var reenters = false
         if let reenter = item["reenter"] {
-            guard case .bool(let flag) = reenter.value else {
+            if case .bool(let flag) = reenter.value {
+                reenters = flag
+            } else {
                 error("'reenter' is a boolean, not \(reenter.kindName)", at: Self.path(path, "reenter"), reenter)
-                return result
             }
-            if flag { result.type = .external }
         }
+        settleReentry(&result, from: index, reenter: reenters)
         if let guardNode = item["guard"] {
             result.extensions.attributes += self.guardAttributes(guardNode, at: Self.path(path, "guard"))
         }
         result.extensions.attributes += annotations(of: item, at: path)
         if let actions = item["actions"] { result.actions = self.actions(actions, at: Self.path(path, "actions")) }
         return result
+    }
+
+    /// Gives a transition XState's reentry in SCXML's terms. XState (v5) leaves the source state
+    /// unless `reenter` is false and every target is the source or inside it. SCXML's internal
+    /// transition does the same for targets inside the source, but leaves and enters the source
+    /// for a target that is the source itself; so without `reenter`, a target that is the source
+    /// becomes the source's initial children (XState enters them again), or no target at all for
+    /// a state without children. `type="internal"` is written only where it changes something.
+    mutating func settleReentry(_ transition: inout SCXMLTransition, from index: Int, reenter: Bool) {
+        let source = nodes[index].id
+        if !reenter, transition.targets.contains(source) {
+            var targets = transition.targets.filter { $0 != source }
+            let draft = nodes[index]
+            if draft.type == "parallel" {
+                targets += draft.children.filter { nodes[$0.index].type != "history" }.map { nodes[$0.index].id }
+            } else if !draft.children.isEmpty {
+                let key =
+                    draft.config["initial"]?.string ?? draft.children.first { nodes[$0.index].type != "history" }?.key
+                if let child = draft.children.first(where: { $0.key == key }) { targets.append(nodes[child.index].id) }
+            }
+            transition.targets = targets
+        }
+        let inside = transition.targets.contains { isProperDescendant($0, of: index) }
+        transition.type = !reenter && inside ? .internal : .external
+    }
+
+    /// Whether the state with SCXML id `id` is inside node `ancestor`.
+    func isProperDescendant(_ id: String, of ancestor: Int) -> Bool {
+        guard var current = byID[id].flatMap({ nodes[$0].parent }) else { return false }
+        while true {
+            if current == ancestor { return true }
+            guard let parent = nodes[current].parent else { return false }
+            current = parent
+        }
     }
 
     /// A named guard as `sc:guard` (and `sc:guard-params`).

@@ -279,7 +279,11 @@ struct XStateConfigurationBuilder {
         let actions = self.actions(transition.actions, timers: &timers, of: source)
         let guardName = Self.ours(transition.extensions.attributes, "guard")
         let annotations = self.annotations(transition.extensions.attributes)
-        let plain = actions.isEmpty && guardName == nil && annotations.isEmpty && transition.type == .internal
+        // XState re-enters the source only when told to, where SCXML's external transition does.
+        let reenters =
+            transition.type == .external
+            && transition.targets.contains { $0 == source || isInside($0, source) }
+        let plain = actions.isEmpty && guardName == nil && annotations.isEmpty && !reenters
         if plain && transition.targets.count == 1 { return target(transition.targets, from: source) }
         var members: [Member] = []
         if !transition.targets.isEmpty {
@@ -300,9 +304,19 @@ struct XStateConfigurationBuilder {
             }
         }
         if !actions.isEmpty { members.append(Member(key: "actions", value: JSONNode(.array(actions)))) }
-        if transition.type == .external { members.append(Member(key: "reenter", value: JSONNode(.bool(true)))) }
+        if reenters { members.append(Member(key: "reenter", value: JSONNode(.bool(true)))) }
         members += annotations
         return JSONNode(.object(members))
+    }
+
+    /// Whether the state `id` is inside the state `ancestor`.
+    func isInside(_ id: String, _ ancestor: String) -> Bool {
+        var current = places[id]?.parent
+        while let parent = current {
+            if parent == ancestor { return true }
+            current = places[parent]?.parent
+        }
+        return false
     }
 
     /// A target as XState writes it: a sibling's key, `.child` for a child, `#id` for any other.

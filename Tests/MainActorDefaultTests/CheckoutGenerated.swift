@@ -1,0 +1,1 @@
+../DocumentationExamplesTests/CheckoutGenerated.swift
