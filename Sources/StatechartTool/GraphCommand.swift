@@ -79,15 +79,7 @@ public struct GraphCommand: ParsableCommand {
                 throw CommandError(error)
             }
         }
-        if let output {
-            do {
-                try text.write(toFile: output, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandError("cannot write \(output): \(error.localizedDescription)")
-            }
-        } else {
-            print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
-        }
+        try OutputFile.write(text, to: output)
     }
 
     /// SVG from DOT, by Graphviz's `dot`.

@@ -65,16 +65,7 @@ public struct ImportCommand: ParsableCommand {
             throw CommandError(error)
         }
         for warning in imported.warnings { printToStandardError("\(warning)") }
-        let text = SCXMLWriter.write(imported.document)
-        if let output {
-            do {
-                try text.write(toFile: output, atomically: true, encoding: .utf8)
-            } catch {
-                throw CommandError("cannot write \(output): \(error.localizedDescription)")
-            }
-        } else {
-            print(text, terminator: "")
-        }
+        try OutputFile.write(SCXMLWriter.write(imported.document), to: output)
     }
 }
 #endif
