@@ -243,6 +243,24 @@ import Testing
         #expect(!source.contains("Statechart<State, Event, Void>"))
     }
 
+    @Test("a document generated as Swift values keeps its markup of other namespaces: a named guard still guards")
+    func documentFormKeepsExtensions() async throws {
+        let body = """
+            <state id="a" xmlns:sc="\(SCXMLExtensions.namespace)" sc:tags="start">
+              <transition event="go" target="b" cond="true" sc:guard="ready"/>
+            </state>
+            <final id="b"/>
+            """
+        let generated = try Self.generate(body, attributes: "datamodel=\"ecmascript\"")
+        #expect(generated.source.contains(#"name: "sc:guard""#))
+        #expect(generated.source.contains(#"name: "sc:tags""#))
+        try await Self.parses(generated.source)
+        // The values written are the document read: its transition still names the guard.
+        let document = try SCXMLReader.read(Self.document(body, attributes: "datamodel=\"ecmascript\""), file: "x")
+            .get()
+        #expect(document.states[0].transitions[0].extensions.attribute("sc:guard") == "ready")
+    }
+
     @Test func aDocumentThatNeedsADataModelIsStillCheckedForWhatItGetsWrong() {
         let errors = Self.errors(
             """

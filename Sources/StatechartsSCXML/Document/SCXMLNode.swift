@@ -48,8 +48,9 @@ public struct SCXMLNode: Sendable, Hashable {
         kind: Kind, id: String, hasGeneratedID: Bool = false, initial: [String] = [],
         initialTransition: SCXMLTransition? = nil, children: [SCXMLNode] = [], transitions: [SCXMLTransition] = [],
         onEntry: [SCXMLBlock] = [], onExit: [SCXMLBlock] = [], data: [SCXMLData] = [], doneData: SCXMLDoneData? = nil,
-        invocations: [SCXMLInvoke] = [], location: SourcePosition
+        invocations: [SCXMLInvoke] = [], location: SourcePosition, extensions: SCXMLExtensions = SCXMLExtensions()
     ) {
+        self.extensions = extensions
         self.kind = kind
         self.id = id
         self.hasGeneratedID = hasGeneratedID

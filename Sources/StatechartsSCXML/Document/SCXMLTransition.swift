@@ -22,8 +22,10 @@ public struct SCXMLTransition: Sendable, Hashable {
     /// A transition from its parts.
     public init(
         events: [String] = [], condition: SCXMLExpression? = nil, targets: [String] = [],
-        type: TransitionType = .external, actions: [SCXMLAction] = [], location: SourcePosition
+        type: TransitionType = .external, actions: [SCXMLAction] = [], location: SourcePosition,
+        extensions: SCXMLExtensions = SCXMLExtensions()
     ) {
+        self.extensions = extensions
         self.events = events
         self.condition = condition
         self.targets = targets

@@ -144,8 +144,28 @@ extension SwiftChartWriter {
                 ("data", node.data.isEmpty ? nil : .array(node.data.map(data))),
                 ("doneData", node.doneData.map(doneData)),
                 ("invocations", node.invocations.isEmpty ? nil : .array(node.invocations.map(invocation))),
-                ("location", at(node.location)),
+                ("location", at(node.location)), ("extensions", extensions(node.extensions)),
             ]))
+    }
+
+    /// Markup of other namespaces: a named guard is read from it when the chart runs.
+    func extensions(_ extensions: SCXMLExtensions) -> Literal? {
+        guard !extensions.isEmpty else { return nil }
+        return .call(
+            "SCXMLExtensions",
+            arguments([
+                ("attributes", extensions.attributes.isEmpty ? nil : .array(extensions.attributes.map(attribute))),
+                ("elements", extensions.elements.isEmpty ? nil : .array(extensions.elements.map(foreign))),
+            ]))
+    }
+
+    func attribute(_ attribute: SCXMLForeignAttribute) -> Literal {
+        .call(
+            "SCXMLForeignAttribute",
+            [
+                ("name", string(attribute.name)), ("namespace", string(attribute.namespace)),
+                ("value", string(attribute.value)),
+            ])
     }
 
     func transition(_ transition: SCXMLTransition) -> Literal {
@@ -156,6 +176,7 @@ extension SwiftChartWriter {
                 ("targets", strings(transition.targets)),
                 ("type", transition.type == .internal ? .code(".internal") : nil),
                 ("actions", actions(transition.actions)), ("location", at(transition.location)),
+                ("extensions", extensions(transition.extensions)),
             ]))
     }
 
@@ -230,18 +251,7 @@ extension SwiftChartWriter {
             "SCXMLForeignElement",
             [
                 ("name", string(element.name)), ("namespace", string(element.namespace)),
-                (
-                    "attributes",
-                    .array(
-                        element.attributes.map { attribute in
-                            .call(
-                                "SCXMLForeignAttribute",
-                                [
-                                    ("name", string(attribute.name)), ("namespace", string(attribute.namespace)),
-                                    ("value", string(attribute.value)),
-                                ])
-                        })
-                ),
+                ("attributes", .array(element.attributes.map(attribute))),
                 ("children", .array(element.children.map(foreign))), ("text", string(element.text)),
                 ("location", at(element.location)),
             ])
