@@ -163,6 +163,35 @@ struct XStateCorpusEntry: CustomStringConvertible, Sendable {
         #expect(step.errors.contains { $0.message.contains("the guard 'hasItems' has no code") })
     }
 
+    @Test("a named action runs the session's code for it, with its parameters; what the code throws is error.execution")
+    func namedActionsRunSwiftCode() throws {
+        let entry = try XStateCorpusEntry(name: "checkout")
+        let chart = try XStateImporter.document(
+            fromJSON: entry.json, file: "checkout", options: .init(delays: entry.delays)
+        ).makeChart()
+        let messages = Locked<[SCXMLValue]>([])
+        let notify = SCXMLNamedAction { request in
+            messages.withLock { $0.append(request.parameters ?? .null) }
+            #expect(request.event?.name == "CHECKOUT")
+        }
+        let options = SCXMLSession.Options(
+            guards: ["hasItems": .constant(false)], actions: ["notify": notify], recordsMicrosteps: true)
+        var session = SCXMLSession(chart: chart, options: options)
+        try session.start()
+        try session.send("CHECKOUT")
+        #expect(messages.withLock { $0 } == [.object(["message": .string("The cart is empty")])])
+        struct Refused: Error, CustomStringConvertible { var description: String { "no message today" } }
+        var failing = SCXMLSession(
+            chart: chart,
+            options: .init(
+                guards: ["hasItems": .constant(false)], actions: ["notify": SCXMLNamedAction { _ in throw Refused() }],
+                recordsMicrosteps: true))
+        try failing.start()
+        let step = try failing.send("CHECKOUT")
+        #expect(step.errors.contains { $0.message.contains("no message today") })
+        #expect(failing.activeStates == ["checkout.cart"])
+    }
+
     @Test("what a JSON export cannot hold, or SCXML cannot say, is an error at its JSON path and position")
     func errorsAtTheirPaths() throws {
         func problems(_ json: String, delays: [String: Duration] = [:]) -> [String] {

@@ -75,9 +75,10 @@ enum SCXMLExecutor {
             }
         case .script(let script):
             try withModel(&scope) { model, isActive in try model.run(script, isActive: isActive) }
-        case .foreign:
-            // An element of another namespace: engines ignore what they do not know (SCXML 4.12).
-            break
+        case .foreign(let element):
+            // A named action runs the session's code for it; any other element of another
+            // namespace is ignored, as engines ignore what they do not know.
+            try namedAction(element, in: scope)
         }
     }
 

@@ -26,11 +26,17 @@ public final class SCXMLCascade: @unchecked Sendable {
     public private(set) var violation: LimitViolation?
     /// The Swift code of the guards the documents name (``SCXMLSession/Options/guards``).
     public let namedGuards: [String: SCXMLNamedGuard]
+    /// The Swift code of the actions the documents name (``SCXMLSession/Options/actions``).
+    public let namedActions: [String: SCXMLNamedAction]
 
     /// A cascade that starts now.
-    public init(limits: SCXMLLimits, namedGuards: [String: SCXMLNamedGuard] = [:]) {
+    public init(
+        limits: SCXMLLimits, namedGuards: [String: SCXMLNamedGuard] = [:],
+        namedActions: [String: SCXMLNamedAction] = [:]
+    ) {
         self.limits = limits
         self.namedGuards = namedGuards
+        self.namedActions = namedActions
         scriptDeadline = limits.scriptTime.map { ContinuousClock.now + $0 }
     }
 

@@ -28,6 +28,9 @@ extension SCXMLSession {
         /// ``SCXMLNamedGuard``), by name; none by default. A named guard without code here is an
         /// error when it is evaluated: the transition is not taken.
         public var guards: [String: SCXMLNamedGuard]
+        /// The Swift code of the actions documents name (`<sc:action>`, see ``SCXMLNamedAction``), by
+        /// name; none by default. A named action without code here does nothing.
+        public var actions: [String: SCXMLNamedAction]
         /// Whether each ``SCXMLStep`` lists the top session's microsteps.
         public var recordsMicrosteps: Bool
         /// Where every session's `<log>` records go as they are written, besides each
@@ -39,7 +42,8 @@ extension SCXMLSession {
             sessionID: String = UUID().uuidString, unhandledEvents: UnhandledEventPolicy = .ignore,
             limits: SCXMLLimits = .default, dataModels: [any SCXMLDataModel.Type]? = nil,
             eventProcessors: [any SCXMLEventProcessor] = [], invokers: [String: SCXMLInvoker] = [:],
-            guards: [String: SCXMLNamedGuard] = [:], recordsMicrosteps: Bool = false,
+            guards: [String: SCXMLNamedGuard] = [:], actions: [String: SCXMLNamedAction] = [:],
+            recordsMicrosteps: Bool = false,
             log: (@Sendable (SCXMLLogRecord) -> Void)? = nil
         ) {
             self.sessionID = sessionID
@@ -49,6 +53,7 @@ extension SCXMLSession {
             self.eventProcessors = eventProcessors
             self.invokers = invokers
             self.guards = guards
+            self.actions = actions
             self.recordsMicrosteps = recordsMicrosteps
             self.log = log
         }

@@ -215,7 +215,7 @@ public struct SCXMLSession: Sendable {
     ) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
         if let endedBy { throw endedBy }
         beginStep()
-        let budget = SCXMLCascade(limits: options.limits, namedGuards: options.guards)
+        let budget = SCXMLCascade(limits: options.limits, namedGuards: options.guards, namedActions: options.actions)
         var failure = SCXMLCascade.$current.withValue(budget) { () -> MachineError<String, SCXMLEvent>? in
             do throws(MachineError<String, SCXMLEvent>) {
                 try body(&self)

@@ -34,4 +34,16 @@ extension SCXMLExecutor {
                 name: reference.name, parameters: reference.parameters, event: scope.event,
                 sessionID: scope.context.info.id))
     }
+
+    /// Runs a named action (`<sc:action name="…">`) with the code the session was given for it;
+    /// nothing for another element of another namespace, or a name without code.
+    static func namedAction(_ element: SCXMLForeignElement, in scope: borrowing SCXMLScope) throws {
+        guard element.namespace == SCXMLExtensions.namespace, element.localName == "action",
+            let name = element.attribute("name"), let code = SCXMLCascade.current?.namedActions[name]
+        else { return }
+        try code.perform(
+            SCXMLNamedAction.Request(
+                name: name, parameters: element.attribute("params").flatMap { SCXMLValue(json: $0) },
+                event: scope.event, sessionID: scope.context.info.id))
+    }
 }
