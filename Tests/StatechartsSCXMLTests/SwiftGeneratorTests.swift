@@ -251,7 +251,9 @@ import Testing
             </state>
             <final id="b"/>
             """
-        let generated = try Self.generate(body, attributes: "datamodel=\"ecmascript\"")
+        let generated = try Self.generate(
+            body, attributes: "datamodel=\"ecmascript\" xmlns:conf=\"http://www.w3.org/2005/scxml-conformance\"")
+        #expect(generated.source.contains(#"SCXMLNamespace(prefix: "conf""#))
         #expect(generated.source.contains(#"name: "sc:guard""#))
         #expect(generated.source.contains(#"name: "sc:tags""#))
         try await Self.parses(generated.source)

@@ -36,8 +36,11 @@ public struct SCXMLDocument: Sendable, Hashable {
         name: String? = nil, initial: [String] = [], dataModel: String? = nil, binding: SCXMLBinding = .early,
         states: [SCXMLNode] = [], transitions: [SCXMLTransition] = [], data: [SCXMLData] = [],
         script: SCXMLScript? = nil,
-        location: SourcePosition = SourcePosition(file: "", line: 1, column: 1)
+        location: SourcePosition = SourcePosition(file: "", line: 1, column: 1), namespaces: [SCXMLNamespace] = [],
+        extensions: SCXMLExtensions = SCXMLExtensions()
     ) {
+        self.namespaces = namespaces
+        self.extensions = extensions
         self.name = name
         self.initial = initial
         self.dataModel = dataModel

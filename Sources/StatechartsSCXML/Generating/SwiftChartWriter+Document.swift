@@ -120,6 +120,16 @@ extension SwiftChartWriter {
                 ("transitions", document.transitions.isEmpty ? nil : .array(document.transitions.map(transition))),
                 ("data", document.data.isEmpty ? nil : .array(document.data.map(data))),
                 ("script", document.script.map(script)), ("location", at(document.location)),
+                (
+                    "namespaces",
+                    document.namespaces.isEmpty
+                        ? nil
+                        : .array(
+                            document.namespaces.map {
+                                .call("SCXMLNamespace", [("prefix", string($0.prefix)), ("uri", string($0.uri))])
+                            })
+                ),
+                ("extensions", extensions(document.extensions)),
             ]))
     }
 
