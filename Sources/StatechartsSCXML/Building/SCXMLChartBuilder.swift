@@ -286,7 +286,13 @@ struct SCXMLChartBuilder {
     }
 
     func actionClosure(_ actions: [SCXMLAction]) -> StatechartAction<String, SCXMLEvent, SCXMLContext>? {
-        guard !actions.isEmpty else { return nil }
+        // Another tool's markup (Qt Creator's layout in a transition) runs nothing: a block of only
+        // that gets no action, so that its transition costs what a bare one costs.
+        let runs = actions.contains { action in
+            if case .foreign(let element) = action.kind { return element.namespace == SCXMLExtensions.namespace }
+            return true
+        }
+        guard runs else { return nil }
         return { scope in try SCXMLExecutor.runBlock(actions, in: &scope) }
     }
 }
