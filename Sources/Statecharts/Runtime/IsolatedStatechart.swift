@@ -31,13 +31,13 @@ import Observation
 /// Its states, events and context need not be `Sendable` or have nonisolated conformances: with
 /// Xcode 26's default main-actor isolation, an app's enums work as written.
 public final class IsolatedStatechart<State: Hashable, Event: StatechartEvent, Context>:
-    TimerWheelTarget, Observable, @unchecked Sendable
+    TimerWheelTarget, Observable, LiveOwner, @unchecked Sendable
 where Event.Kind: Hashable {
     /// The actor the machine belongs to.
     public let isolation: any Actor
     // Only touched on `isolation`, which every entry point checks; one call at a time, so the
     // dynamic exclusivity checks of class properties are not needed.
-    @exclusivity(unchecked) @usableFromInline var live: LiveMachine<State, Event, Context>
+    @exclusivity(unchecked) @usableFromInline var live: LiveHost<State, Event, Context>
     @exclusivity(unchecked) @usableFromInline var observed: ObservedParts
     @usableFromInline let registrar: ObservationRegistrar
     /// Compares contexts, when `Context` is `Equatable`: observers of the context are then told
@@ -91,16 +91,25 @@ where Event.Kind: Hashable {
     ) {
         guard let isolation else { Self.madeOffAnActor() }
         self.isolation = isolation
-        live = LiveMachine(machine: machine, timers: timers, inspect: inspect)
+        live = LiveHost(live: machine, timers: timers, inspect: inspect)
         observed = ObservedParts(stateCount: machine.chart.layout.stateCount)
         registrar = ObservationRegistrar()
         contextsEqual = equality(of: Context.self)
         configurationPath = \.configuration
         contextPath = \.context
         activityPaths = Array(repeating: nil, count: machine.chart.layout.stateCount)
+        connectHost()
         machine.chart.liveHooks.installIsolatedHook {
             IsolatedHook<State, Event, Context> { machine, reason in machine.handle(reason) }
         }
+    }
+
+    /// Makes this machine what its host's wheel entry calls back and what starts its invocations'
+    /// tasks. Not counted references: the machine holds the host, and cancels both before it goes.
+    @usableFromInline
+    func connectHost() {
+        live.clock.target = Unmanaged.passUnretained(self as AnyObject)
+        live.router.owner = self
     }
 
     @usableFromInline
@@ -118,7 +127,7 @@ where Event.Kind: Hashable {
     }
 
     deinit {
-        live.stop()
+        live.stopLive()
     }
 
     // MARK: - Driving
@@ -133,7 +142,7 @@ where Event.Kind: Hashable {
         check(caller)
         let before = observed.isEmpty ? nil : observationPoint()
         defer { if let before { notifyObservers(since: before) } }
-        try live.start(owner: self, spawn: { self.startTask($0) })
+        try live.startLive()
     }
 
     /// Processes `event` to completion (see ``StateMachine/send(_:)``).
@@ -148,27 +157,27 @@ where Event.Kind: Hashable {
         if _slowPath(!observed.isEmpty) { return try sendObserved(event) }
         let handled: Bool
         do {
-            handled = try live.send(event)
+            handled = try live.sendLive(event)
         } catch {
-            if live.needsSettling { settle() }
+            if live.liveNeedsSettling { settle() }
             throw error
         }
-        if live.needsSettling { settle() }
+        if live.liveNeedsSettling { settle() }
         return handled
     }
 
     /// Arms the timer, starts and cancels invocations and publishes a snapshot after a step.
     @inlinable @inline(never)
     func settle() {
-        live.settle(owner: self, spawn: { self.startTask($0) })
+        live.settleLive()
     }
 
     @inlinable @inline(never)
     func sendObserved(_ event: Event) throws(MachineError<State, Event>) -> Bool {
         let before = observationPoint()
         defer { notifyObservers(since: before) }
-        defer { if live.needsSettling { settle() } }
-        return try live.send(event)
+        defer { if live.liveNeedsSettling { settle() } }
+        return try live.sendLive(event)
     }
 
     /// Cancels the delayed events sent with identifier `id`.
@@ -176,7 +185,7 @@ where Event.Kind: Hashable {
     @inlinable
     public func cancelDelayedEvents(id: String, isolation caller: isolated (any Actor)? = #isolation) -> Int {
         check(caller)
-        return live.cancelDelayedEvents(id: id, owner: self, spawn: { self.startTask($0) })
+        return live.cancelDelayedEventsLive(id: id)
     }
 
     // MARK: - Reading
@@ -227,7 +236,7 @@ where Event.Kind: Hashable {
         check(caller)
         let before = observed.isEmpty ? nil : observationPoint()
         defer { if let before { notifyObservers(since: before) } }
-        return live.currentMachine(owner: self, spawn: { self.startTask($0) })
+        return live.currentMachine()
     }
 
     // MARK: - Coming back to the actor
@@ -277,7 +286,7 @@ where Event.Kind: Hashable {
     func handle(_ reason: LiveWakeUp<Event>) {
         let before = observed.isEmpty ? nil : observationPoint()
         defer { if let before { notifyObservers(since: before) } }
-        live.wokeUp(reason, owner: self, spawn: { self.startTask($0) })
+        live.wokeUp(reason)
     }
 
     // MARK: - Isolation

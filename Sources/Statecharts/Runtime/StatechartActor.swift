@@ -20,12 +20,17 @@
 /// default for apps), declare them `nonisolated` (`nonisolated enum PlayerState: Hashable,
 /// Sendable { … }`), or keep the machine on the main actor with ``IsolatedStatechart``, which
 /// takes them as written.
-public actor StatechartActor<
+public final actor StatechartActor<
     State: Hashable & Sendable, Event: StatechartEvent & Sendable, Context: Sendable
->: TimerWheelTarget, ChildEventReceiver where Event.Kind: Hashable & Sendable {
+>: TimerWheelTarget, ChildEventReceiver, LiveOwner where Event.Kind: Hashable & Sendable {
+    // `final`, though no actor can be subclassed: without it, an app's call of `send` or `start`
+    // whose actor was made by an initialiser that is not inlined goes through the class's table
+    // to the generic method, never specialised (the actor's toggle took 5,110 instructions per
+    // event instead of 487).
+    //
     // Only touched on the actor, one call at a time, and by `deinit` when nothing else can: the
     // dynamic exclusivity checks of class properties are not needed.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var live: LiveMachine<State, Event, Context>
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var live: LiveHost<State, Event, Context>
 
     /// A machine of `chart`, not started yet.
     ///
@@ -42,9 +47,10 @@ public actor StatechartActor<
         unhandledEvents: UnhandledEventPolicy = .ignore, timers: TimerWheel = .continuous,
         inspect: (@Sendable (MachineInspection<State, Event>) -> Void)? = nil
     ) {
-        live = LiveMachine(
-            machine: StateMachine(chart: chart, context: context, unhandledEvents: unhandledEvents), timers: timers,
+        live = LiveHost(
+            live: StateMachine(chart: chart, context: context, unhandledEvents: unhandledEvents), timers: timers,
             inspect: inspect)
+        connectHost()
         Self.installHook(in: chart.storage)
     }
 
@@ -62,8 +68,17 @@ public actor StatechartActor<
         machine: StateMachine<State, Event, Context>, timers: TimerWheel = .continuous,
         inspect: (@Sendable (MachineInspection<State, Event>) -> Void)? = nil
     ) {
-        live = LiveMachine(machine: machine, timers: timers, inspect: inspect)
+        live = LiveHost(live: machine, timers: timers, inspect: inspect)
+        connectHost()
         Self.installHook(in: machine.chart)
+    }
+
+    /// Makes this actor what its host's wheel entry calls back and what starts its invocations'
+    /// tasks. Not counted references: the actor holds the host, and cancels both before it goes.
+    @usableFromInline
+    nonisolated func connectHost() {
+        live.clock.target = Unmanaged.passUnretained(self as AnyObject)
+        live.router.owner = self
     }
 
     /// Installs, once per chart, the handler of timers and invocations made here, where this is
@@ -76,13 +91,13 @@ public actor StatechartActor<
         // per event delivered between two actors).
         chart.liveHooks.installActorHook {
             ActorHook<State, Event, Context> { actor, reason in
-                actor.live.wokeUp(reason, owner: actor, spawn: { actor.startTask($0) })
+                actor.live.wokeUp(reason)
             }
         }
     }
 
     deinit {
-        live.stop()
+        live.stopLive()
     }
 
     /// Enters the initial configuration and processes what follows, to completion; for a machine
@@ -92,7 +107,7 @@ public actor StatechartActor<
     /// - Throws: ``MachineError/alreadyStarted`` the second time.
     @inlinable
     public func start() throws(MachineError<State, Event>) {
-        try live.start(owner: self, spawn: { self.startTask($0) })
+        try live.startLive()
     }
 
     /// Processes `event` to completion (see ``StateMachine/send(_:)``).
@@ -103,7 +118,7 @@ public actor StatechartActor<
     public func send(_ event: Event) throws(MachineError<State, Event>) -> Bool {
         let handled: Bool
         do {
-            handled = try live.send(event)
+            handled = try live.sendLive(event)
         } catch {
             if live.mustSettle() { settle() }
             throw error
@@ -115,7 +130,7 @@ public actor StatechartActor<
     /// Arms the timer, starts and cancels invocations and publishes a snapshot after a step.
     @inlinable @inline(never)
     func settle() {
-        live.settle(owner: self, spawn: { self.startTask($0) })
+        live.settleLive()
     }
 
     /// Cancels the delayed events sent with identifier `id`.
@@ -124,7 +139,7 @@ public actor StatechartActor<
     @discardableResult
     @inlinable
     public func cancelDelayedEvents(id: String) -> Int {
-        live.cancelDelayedEvents(id: id, owner: self, spawn: { self.startTask($0) })
+        live.cancelDelayedEventsLive(id: id)
     }
 
     /// The configuration, context and status now.
@@ -133,7 +148,7 @@ public actor StatechartActor<
     /// The machine itself, as it is now (its time brought to the clock's, firing the timers due
     /// by then): a copy, to inspect.
     public var machine: StateMachine<State, Event, Context> {
-        live.currentMachine(owner: self, spawn: { self.startTask($0) })
+        live.currentMachine()
     }
 
     /// The current snapshot, then one after every step, until the actor is released.
@@ -164,12 +179,18 @@ public actor StatechartActor<
     /// Processes a timer, an invocation's outcome or an undelivered send.
     @inlinable @inline(never)
     func handle(_ reason: LiveWakeUp<Event>) {
-        live.wokeUp(reason, owner: self, spawn: { self.startTask($0) })
+        live.wokeUp(reason)
     }
 
     /// Runs an invocation's work in a task, and brings its outcome back to the actor.
+    ///
+    /// Called only on the actor, from a step (through the router's `owner`), which is why it
+    /// may be `nonisolated`: it touches nothing but the host, which only the actor's calls reach.
+    ///
+    /// Called only on the actor, from a step (through the router's `owner`), which is why it
+    /// may be `nonisolated`: it touches nothing but the host, which only the actor's calls reach.
     @usableFromInline
-    func startTask(_ job: LiveJob<State, Event, Context>) -> Task<Void, Never> {
+    nonisolated func startTask(_ job: LiveJob<State, Event, Context>) -> Task<Void, Never> {
         if case .invocation(let start) = job, start.startsChildMachine {
             // A child machine's task is linked to this machine: its clock, its children's
             // registry, and the way back here for what the child sends to `#_parent`.

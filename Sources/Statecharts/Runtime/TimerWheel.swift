@@ -86,6 +86,13 @@ public final class TimerWheel: Sendable {
 
     /// Arms a timer that calls `target.timerFired()` at `deadline` (time since the wheel was made).
     package func arm(at deadline: Duration, for target: any TimerWheelTarget) -> TimerHandle {
+        arm(at: deadline, forTargetObject: target)
+    }
+
+    /// Arms a timer that calls `object.timerFired()` at `deadline`: `object` must be a
+    /// ``TimerWheelTarget``. For a caller that holds its target without a count, and lends it.
+    package func arm(at deadline: Duration, forTargetObject object: AnyObject) -> TimerHandle {
+        let target = object
         let deadlineTick = tick(atOrAfter: deadline)
         let (handle, restart) = state.withLock { state in
             let handle = state.insert(tick: deadlineTick, target: target)
@@ -240,7 +247,7 @@ struct WheelState: ~Copyable {
         mask = Int64(slotCount - 1)
     }
 
-    mutating func insert(tick requested: Int64, target: any TimerWheelTarget) -> TimerHandle {
+    mutating func insert(tick requested: Int64, target: AnyObject) -> TimerHandle {
         // A deadline already processed fires at the next tick, not a turn later.
         let tick = max(requested, processedTick + 1)
         let index: Int32
@@ -344,7 +351,7 @@ struct WheelState: ~Copyable {
 struct WeakTarget {
     weak var target: AnyObject?
 
-    init(target: (any TimerWheelTarget)?) { self.target = target }
+    init(target: AnyObject?) { self.target = target }
 }
 
 extension Int64 {

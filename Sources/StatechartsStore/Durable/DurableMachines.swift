@@ -35,6 +35,9 @@ where
 {
     /// A machine of the fleet's chart.
     public typealias Machine = StateMachine<State, Event, Context>
+    /// A machine in the host that applies its steps: on the store's clock, its effects kept for
+    /// `onEffects`.
+    typealias Host = MachineHost<DurableEffects<State, Event, Context>, StoreClock>
 
     /// The chart every machine runs.
     public let chart: Statechart<State, Event, Context>
@@ -245,24 +248,26 @@ where
         }
         var newEntries: [JournalEntry] = []
         var applied: [MachineUpdate.AppliedEvent] = []
+        var host = Host(machine: machine, router: DurableEffects(), clock: StoreClock())
         if machine.status == .notStarted {
             sequence += 1
             newEntries.append(JournalEntry(sequence: sequence, kind: .start, time: time))
-            if let problem = Self.replay(.start, time: time, event: nil, on: &machine) { problems.append(problem) }
+            if let problem = Self.replay(.start, time: time, event: nil, in: &host) { problems.append(problem) }
         }
         for pending in claimed.pending {
             sequence += 1
             applied.append(.init(position: pending.position, sequence: sequence, time: time))
             let event = Self.decode(pending.payload, decoder)
             if event == nil { problems.append("the event \(pending.eventID) cannot be decoded: \(pending.payload)") }
-            if let problem = Self.replay(.event, time: time, event: event, on: &machine) { problems.append(problem) }
+            if let problem = Self.replay(.event, time: time, event: event, in: &host) { problems.append(problem) }
         }
         if claimed.pending.isEmpty && newEntries.isEmpty {
             sequence += 1
             newEntries.append(JournalEntry(sequence: sequence, kind: .advance, time: time))
-            if let problem = Self.replay(.advance, time: time, event: nil, on: &machine) { problems.append(problem) }
+            if let problem = Self.replay(.advance, time: time, event: nil, in: &host) { problems.append(problem) }
         }
-        let effects = machine.takeEffects()
+        let effects = host.router.take()
+        machine = host.machine
         var snapshot: String?
         var compactThrough: Int64?
         if sequence - row.snapshotSequence >= Int64(options.snapshotInterval) {
@@ -298,14 +303,16 @@ where
         return text
     }
 
-    /// Does what one journal entry says: the same whether applied first or replayed.
-    static func replay(_ kind: JournalEntry.Kind, time: Int64, event: Event?, on machine: inout Machine) -> String? {
+    /// Does what one journal entry says, at its time on the store's clock: the same whether
+    /// applied first or replayed. The step's effects stay in the host's router.
+    static func replay(_ kind: JournalEntry.Kind, time: Int64, event: Event?, in host: inout Host) -> String? {
+        host.clock.now = .nanoseconds(time)
         do {
-            try machine.advance(to: .nanoseconds(time))
             switch kind {
-            case .start: try machine.start()
-            case .event: if let event { _ = try machine.send(event) }
-            case .advance: break
+            case .start: try host.start()
+            case .event:
+                if let event { _ = try host.send(event) } else { try host.catchUp() }
+            case .advance: try host.catchUp()
             }
             return nil
         } catch {
@@ -349,12 +356,13 @@ where
             machine = chart.makeMachine(context: initialContext(row.id))
         }
         let decoder = JSONDecoder()
+        // What the replayed steps asked for was handed over when they were first applied.
+        var host = Host(machine: machine, router: DurableEffects(), clock: StoreClock())
         for entry in entries {
             let event = entry.kind == .event ? entry.payload.flatMap { Self.decode($0, decoder) } : nil
-            _ = Self.replay(entry.kind, time: entry.time, event: event, on: &machine)
+            _ = Self.replay(entry.kind, time: entry.time, event: event, in: &host)
         }
-        _ = machine.takeEffects()
-        return machine
+        return host.machine
     }
 }
 

@@ -57,12 +57,10 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
     ///
     /// - Throws: What the machine's start throws: a chart that cannot start has no paths.
     public func paths(covering coverage: PathCoverage) throws -> PathSearch<State, Event> {
-        var machine = makeMachine()
+        var host = makeHost()
         var recorder = MachineRecorder<State, Event>()
-        try runsEachCall {
-            try machine.start(observer: &recorder)
-            try drain(&machine, &recorder)
-        }
+        try runsEachCall { try host.start(observer: &recorder) }
+        let machine = host.machine
         let chart = machine.statechart
         let transitions = chart.allTransitions
         let known = Set(transitions.map(\.id))
@@ -90,7 +88,7 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
                     isTruncated = true
                     continue
                 }
-                guard let base = replay(node.steps, until: deadline) else { continue }
+                guard let base = replay(node.steps, until: deadline)?.machine else { continue }
                 var moves = events.map { PathStep<Event>.send($0) }
                 if let deadline = base.nextDeadline { moves.append(.wait(max(.zero, deadline - base.now))) }
                 for move in moves {
@@ -100,9 +98,10 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
                     }
                     // A new machine per move, not a copy of `base`: copies of a data model that
                     // keeps its values in an object (ECMAScript's) would share them.
-                    guard var machine = replay(node.steps, until: deadline) else { continue }
+                    guard var host = replay(node.steps, until: deadline) else { continue }
                     var recorder = MachineRecorder<State, Event>()
-                    guard apply(move, to: &machine, recorder: &recorder) else { continue }
+                    guard apply(move, to: &host, recorder: &recorder) else { continue }
+                    let machine = host.machine
                     let child = Node(
                         steps: node.steps + [move], transitions: node.transitions + taken(recorder, known: known),
                         configuration: machine.configuration, order: found)
@@ -175,53 +174,50 @@ public struct PathExplorer<State: Hashable, Event: StatechartEvent, Context> whe
         }
     }
 
-    /// The machine after `steps` from a new start; `nil` when a step throws or `deadline` passed.
-    func replay(
-        _ steps: [PathStep<Event>], until deadline: ContinuousClock.Instant? = nil
-    ) -> StateMachine<State, Event, Context>? {
-        var machine = makeMachine()
+    /// The host of a search's machine: on a manual clock, with the search's router.
+    typealias Host = MachineHost<PathRouter<State, Event, Context>, ManualClock>
+
+    /// A new machine in a host whose router processes the events the machine sends its own
+    /// queue and drops its other effects.
+    func makeHost() -> Host {
+        MachineHost(machine: makeMachine(), router: PathRouter<State, Event, Context>(isOwnQueue: isOwnQueue))
+    }
+
+    /// The machine after `steps` from a new start, in its host; `nil` when a step throws or
+    /// `deadline` passed.
+    func replay(_ steps: [PathStep<Event>], until deadline: ContinuousClock.Instant? = nil) -> Host? {
+        var host = makeHost()
         var recorder = MachineRecorder<State, Event>()
         do {
-            try runsEachCall {
-                try machine.start(observer: &recorder)
-                try drain(&machine, &recorder)
-            }
+            try runsEachCall { try host.start(observer: &recorder) }
         } catch {
             return nil
         }
         for step in steps {
             if let deadline, ContinuousClock.now >= deadline { return nil }
-            guard apply(step, to: &machine, recorder: &recorder) else { return nil }
+            guard apply(step, to: &host, recorder: &recorder) else { return nil }
         }
-        return machine
+        return host
     }
 
-    /// Takes `step`; `false` when the machine threw or is no longer running.
+    /// Takes `step` in `host`, which processes the events the machine sends its own queue and
+    /// drops its other effects; `false` when the machine threw or is no longer running.
     func apply(
-        _ step: PathStep<Event>, to machine: inout StateMachine<State, Event, Context>,
+        _ step: PathStep<Event>, to host: inout Host,
         recorder: inout MachineRecorder<State, Event>
     ) -> Bool {
-        guard machine.status == .running else { return false }
+        guard host.machine.status == .running else { return false }
         do {
             try runsEachCall {
                 switch step {
-                case .send(let event): _ = try machine.send(event, observer: &recorder)
-                case .wait(let duration): try machine.advance(by: duration, observer: &recorder)
+                case .send(let event): _ = try host.send(event, observer: &recorder)
+                case .wait(let duration): try host.advance(by: duration, observer: &recorder)
                 }
-                try drain(&machine, &recorder)
             }
         } catch {
             return false
         }
         return true
-    }
-
-    /// Processes the events the machine sent its own queue and drops its other effects.
-    func drain(
-        _ machine: inout StateMachine<State, Event, Context>, _ recorder: inout MachineRecorder<State, Event>
-    ) throws(MachineError<State, Event>) {
-        var router = PathRouter<State, Event, Context>(isOwnQueue: isOwnQueue)
-        try machine.settleEffects(through: &router, observer: &recorder)
     }
 
     /// What tells two states of the search apart.

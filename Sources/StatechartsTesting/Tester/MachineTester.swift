@@ -37,7 +37,7 @@ where Event.Kind: Hashable {
     private let observe: (Context) -> Observed
     /// The machine on the test's clock, with its effects recorded for the test (and its undelayed
     /// sends to its own external queue processed, as an SCXML session does).
-    private var host: MachineHost<TesterRouter<State, Event, Context>>
+    private var host: MachineHost<TesterRouter<State, Event, Context>, ManualClock>
     /// Runs each call on the machine with what follows from it: a document's, as one cascade.
     private let runsEachCall: (() throws -> Void) throws -> Void
     private var isFinished = false
@@ -239,7 +239,9 @@ where Event.Kind: Hashable {
     /// queue), and returns the step's effects.
     private func run(
         ownEvent: Bool,
-        _ body: (inout MachineHost<TesterRouter<State, Event, Context>>, inout MachineRecorder<State, Event>) throws ->
+        _ body: (
+            inout MachineHost<TesterRouter<State, Event, Context>, ManualClock>, inout MachineRecorder<State, Event>
+        ) throws ->
             Void
     ) throws -> [StepEffect] {
         let timersBefore = machine.pendingTimers

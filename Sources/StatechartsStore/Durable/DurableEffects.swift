@@ -1,0 +1,34 @@
+#if Store
+import Statecharts
+
+/// Where a durable machine's effects go: kept, in order, for the fleet to hand to its
+/// `onEffects` after the transaction that applied the step commits.
+///
+/// A send is taken as delivered: a durable machine's sends leave it (to other machines, through
+/// `onEffects`); none comes back to the machine within the step.
+struct DurableEffects<State: Hashable, Event: StatechartEvent, Context>: EffectRouter where Event.Kind: Hashable {
+    /// What the steps asked for since the last ``take()``.
+    private(set) var effects: [MachineEffect<State, Event, Context>] = []
+
+    mutating func startInvocation(_ start: InvocationStart<State, Event, Context>) {
+        effects.append(.startInvocation(start))
+    }
+
+    mutating func cancelInvocation(_ id: InvocationID) { effects.append(.cancelInvocation(id)) }
+
+    mutating func send(_ outgoing: OutgoingEvent<Event>) -> SendRouting {
+        effects.append(.send(outgoing))
+        return .delivered
+    }
+
+    mutating func cancelSend(id: String) { effects.append(.cancelSend(id: id)) }
+
+    mutating func log(_ record: MachineLog) { effects.append(.log(record)) }
+
+    /// The effects kept, which this forgets.
+    mutating func take() -> [MachineEffect<State, Event, Context>] {
+        defer { effects.removeAll() }
+        return effects
+    }
+}
+#endif
