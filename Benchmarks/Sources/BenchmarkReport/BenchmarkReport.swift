@@ -321,6 +321,14 @@ struct BenchmarkReport {
                 "Live machine (`IsolatedStatechart` on an actor, timer wheel on `ContinuousClock`), timeout armed and cancelled: \(format(liveNs, digits: 2)) ns per event, \(format(liveNs - bare, digits: 2)) ns more than the bare machine (the wheel's arm or cancel under its lock)."
             )
         }
+        if let rally = instructions["system/rally"], let bare = instructions["bare/toggle"],
+            let emptyActor = instructions["baseline/empty-actor"]
+        {
+            lines.append("")
+            lines.append(
+                "Two live machines of a `StatechartSystem` sending to each other by id (two `StatechartActor`s in a rally, `Profile system/rally`): \(String(format: "%.0f", rally)) instructions per delivered event, \(format(rally / (bare + emptyActor)))x a bare machine's send plus an empty actor call (\(String(format: "%.0f", bare + emptyActor)) instructions)."
+            )
+        }
         if let bytes = median("live/instances-100k", "mallocBytesCount"),
             let time = median("live/instances-100k", "wallClock")
         {

@@ -307,7 +307,7 @@ extension ChartCompiler {
 extension Duration {
     /// The duration in nanoseconds, clamped to what an `Int64` holds.
     @usableFromInline
-    var clampedNanoseconds: Int64 {
+    package var clampedNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let limit = Int64.max / 1_000_000_000
         if seconds >= limit { return .max }

@@ -91,17 +91,18 @@ struct WheelClock: HostClock {
     mutating func cancel() { timer.cancel(in: wheel) }
 }
 
-/// A live machine's one entry in its wheel, at the machine's earliest pending deadline.
+/// A live host's one entry in its wheel, at its earliest pending deadline: a typed live machine's
+/// (in its ``WheelClock``) and a live document session's.
 ///
 /// Not generic, so that arming and cancelling need no specialisation.
 @usableFromInline
-struct LiveTimer {
+package struct LiveTimer {
     /// The machine time, in nanoseconds, the wheel entry is armed for; `Int64.max` when none is.
-    @usableFromInline var deadline: Int64 = .max
+    @usableFromInline package var deadline: Int64 = .max
     @usableFromInline var handle = TimerHandle(index: -1, generation: 0)
 
     @inlinable
-    init() {}
+    package init() {}
 
     @inlinable
     var isArmed: Bool { deadline != .max }
@@ -109,7 +110,7 @@ struct LiveTimer {
     /// Moves the entry to `newDeadline` (`Int64.max`: removes it), a machine time whose zero is
     /// `origin` on `wheel`; `target` is a ``TimerWheelTarget``.
     @usableFromInline
-    mutating func rearm(at newDeadline: Int64, origin: Int64, in wheel: TimerWheel, for target: AnyObject) {
+    package mutating func rearm(at newDeadline: Int64, origin: Int64, in wheel: TimerWheel, for target: AnyObject) {
         if isArmed { wheel.cancel(handle) }
         deadline = newDeadline
         guard isArmed else { return }
@@ -118,10 +119,11 @@ struct LiveTimer {
 
     /// The wheel removed the entry when it fired it.
     @inlinable
-    mutating func fired() { deadline = .max }
+    package mutating func fired() { deadline = .max }
 
+    /// Removes the entry.
     @usableFromInline
-    mutating func cancel(in wheel: TimerWheel) {
+    package mutating func cancel(in wheel: TimerWheel) {
         if isArmed { wheel.cancel(handle) }
         deadline = .max
     }

@@ -15,8 +15,9 @@ struct LiveSession {
     let wheel: TimerWheel
     /// The wheel's time when the session's time was zero.
     let origin: Duration
-    /// The session's entry in the wheel, and the session time it is armed for.
-    private var alarm: (handle: TimerHandle, deadline: Duration)?
+    /// The session's entry in the wheel, at the session time it is armed for: the same kind of
+    /// entry a typed live machine keeps (its `WheelClock`).
+    private var alarm = LiveTimer()
     /// Whether the owner's `start` has run: the session is connected to the clock.
     var hasStarted = false
     /// The task that takes what the event I/O processors bring, when the session has any.
@@ -86,16 +87,13 @@ struct LiveSession {
 
     /// Keeps the session's one entry in the wheel at its next deadline.
     mutating func rearm(owner: any TimerWheelTarget) {
-        let deadline = session.nextDeadline
-        if let alarm, alarm.deadline == deadline { return }
-        if let alarm { wheel.cancel(alarm.handle) }
-        alarm = nil
-        guard let deadline else { return }
-        alarm = (wheel.arm(at: origin + deadline, for: owner), deadline)
+        let deadline = session.nextDeadline?.clampedNanoseconds ?? .max
+        guard deadline != alarm.deadline else { return }
+        alarm.rearm(at: deadline, origin: origin.clampedNanoseconds, in: wheel, for: owner)
     }
 
     /// The wheel called back: its entry is gone.
-    mutating func alarmFired() { alarm = nil }
+    mutating func alarmFired() { alarm.fired() }
 
     /// The session as it is now, after a step of this cause.
     func snapshot(
@@ -175,8 +173,7 @@ struct LiveSession {
     /// Stops everything: the wheel's entry, the listener, the readers, and the sessions at the
     /// event I/O processors.
     mutating func stop() {
-        if let alarm { wheel.cancel(alarm.handle) }
-        alarm = nil
+        alarm.cancel(in: wheel)
         listener?.cancel()
         listener = nil
         for continuation in subscribers.values { continuation.finish() }
