@@ -186,9 +186,6 @@ public final actor StatechartActor<
     ///
     /// Called only on the actor, from a step (through the router's `owner`), which is why it
     /// may be `nonisolated`: it touches nothing but the host, which only the actor's calls reach.
-    ///
-    /// Called only on the actor, from a step (through the router's `owner`), which is why it
-    /// may be `nonisolated`: it touches nothing but the host, which only the actor's calls reach.
     @usableFromInline
     nonisolated func startTask(_ job: LiveJob<State, Event, Context>) -> Task<Void, Never> {
         if case .invocation(let start) = job, start.startsChildMachine {
