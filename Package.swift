@@ -215,6 +215,7 @@ let package = Package(
                 "Statecharts", "StatechartsSCXML", "StatechartsTesting",
                 .target(name: "StatechartsHTTP", condition: .when(traits: ["HTTP"])),
                 .target(name: "StatechartsInspector", condition: .when(traits: ["Inspector"])),
+                .target(name: "StatechartsStore", condition: .when(traits: ["Store"])),
                 .target(name: "CEditLine", condition: .when(traits: ["LineEditing"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ]
@@ -357,7 +358,9 @@ let package = Package(
         // End-to-end tests of the `statechart` binary.
         .testTarget(
             name: "StatechartToolTests",
-            dependencies: ["StatechartTool", "Statecharts", "StatechartsSCXML", "StatechartsTesting"],
+            dependencies: [
+                "StatechartTool", "Statecharts", "StatechartsSCXML", "StatechartsTesting", "StatechartsStore",
+            ],
             exclude: ["Fixtures"]),
     ]
 )

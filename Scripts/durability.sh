@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Crash tests of durable machines with real processes: workers of statechart-durability send a
-# stream of events with delayed events (timers) to thousands of machines and apply them, and are
-# killed with kill -9 at random moments and restarted; then a check compares every machine and its
-# journal with what each worker recorded as acknowledged, after every timer fell due. One line per
-# store:
+# stream of events with delayed events (timers) to thousands of machines and apply them, deliver
+# the machines' effects (a receipt per ping, through the outbox, to a receiver that refuses some
+# attempts) and their sends to other machines, and are killed with kill -9 at random moments and
+# restarted; then a check compares every machine and its journal with what each worker recorded as
+# acknowledged, after every timer fell due, and the receipts delivered with the pings applied. One
+# line per store:
 #
-#   <store>: N events acknowledged, 0 lost, 0 duplicated; T timers due, 0 missed, 0 fired twice
+#   <store>: N events acknowledged, 0 lost, 0 duplicated; T timers due, 0 missed, 0 fired twice;
+#   E effects due, 0 lost, D delivered again (all with their first key); R sends between machines,
+#   0 lost, 0 duplicated
 #
 # SQLite with one worker; PostgreSQL with 4 workers sharing the fleet, when STATECHARTS_POSTGRES_URL
 # names a server (Scripts/postgres.sh starts one and prints its URL; without it, PostgreSQL is
@@ -49,6 +53,13 @@ if [[ $bench == 1 ]]; then
   build -c release
 else
   build
+  # `statechart fleet` shows what each crash test left in its store.
+  if ! swift build --enable-all-traits --product statechart >"$work/build-tool.log" 2>&1; then
+    cat "$work/build-tool.log" >&2
+    echo "durability.sh: building statechart failed" >&2
+    exit 1
+  fi
+  statechart="$(swift build --enable-all-traits --show-bin-path)/statechart"
 fi
 
 # crash_test LABEL STORE WORKERS: workers killed and restarted KILLS times, then the check.
@@ -58,7 +69,8 @@ crash_test() {
   local -a pids acks
   start_worker() {
     "$tool" work --store "$store" --worker "$1" --workers "$workers" --machines "$machines" \
-      --events "$events" --acks "$work/$label-acks-$1.txt" 2>>"$work/$label-errors.txt" &
+      --events "$events" --acks "$work/$label-acks-$1.txt" --deliveries "$work/$label-deliveries.txt" \
+      2>>"$work/$label-errors.txt" &
     pids[$1]=$!
   }
   for ((k = 0; k < workers; k++)); do
@@ -90,7 +102,9 @@ crash_test() {
   for ((k = 0; k < workers; k++)); do options+=(--acks "${acks[$k]}"); done
   echo "$label: $done_kills workers killed with kill -9 and restarted" >&2
   "$tool" check --store "$store" --workers "$workers" --machines "$machines" --events "$events" \
-    --label "$label" "${options[@]}"
+    --deliveries "$work/$label-deliveries.txt" --label "$label" "${options[@]}"
+  echo "$label: statechart fleet ${store%%:*}:…" >&2
+  "$statechart" fleet "$store" --dead-letters 5 | sed "s/^/  /" >&2
 }
 
 # bench_run LABEL STORE WORKERS: WORKERS processes send EVENTS events in all to MACHINES machines.

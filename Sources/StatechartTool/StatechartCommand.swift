@@ -22,7 +22,7 @@ public struct StatechartCommand: AsyncParsableCommand {
         version: version,
         subcommands: subcommands)
 
-    /// The subcommands of this build: `inspect` comes with the trait Inspector.
+    /// The subcommands of this build: `inspect` comes with the trait Inspector, `fleet` with Store.
     static var subcommands: [any ParsableCommand.Type] {
         var commands: [any ParsableCommand.Type] = [
             RunCommand.self, ReplCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self,
@@ -31,6 +31,9 @@ public struct StatechartCommand: AsyncParsableCommand {
         ]
         #if Inspector
         commands.insert(InspectCommand.self, at: 2)
+        #endif
+        #if Store
+        commands.append(FleetCommand.self)
         #endif
         return commands
     }

@@ -18,10 +18,14 @@ func bench(_ arguments: Arguments) async throws {
         machines: try arguments.int("machines"), total: try arguments.int("events"))
     let store = try await openStore(try arguments.string("store"))
     let fleet = try Fleet(
-        chart: fleetChart(), store: store,
+        chart: fleetChart(relays: try arguments.int("relays", default: 0) == 1), store: store,
         options: DurableOptions(
             compaction: .afterSnapshot(keepingLast: 100),
-            machinesPerBatch: try arguments.int("machines-per-batch", default: 256))
+            machinesPerBatch: try arguments.int("machines-per-batch", default: 256),
+            effectsPerBatch: try arguments.int("effects-per-batch", default: 256)),
+        // With --outbox 1 (the default) every receipt is written with its step and delivered
+        // after the commit; with 0 the fleet has no handler, and keeps only its relays.
+        deliver: try arguments.int("outbox", default: 1) == 0 ? nil : { @Sendable _ in }
     ) { _ in FleetRecord() }
     let worker = Task { try await fleet.run() }
     let next = Locked(0)

@@ -3,22 +3,43 @@ import Statecharts
 import StatechartsStore
 
 /// The machines of the crash tests and the benchmark: each records the events it received and the
-/// delayed events that fired, so that a check can compare them with what was acknowledged.
+/// delayed events that fired, so that a check can compare them with what was acknowledged. Each
+/// ping asks for a receipt outside the fleet (an effect the outbox delivers); every fourth ping and
+/// every arm also relay their number to one of the fleet's relay machines (`relay-0` to `relay-63`):
+/// the pings at once, journaled with the step, the arms 100 ms later, through the outbox (in the
+/// crash tests; the benchmark leaves relays out).
 enum FleetState: String, Hashable, Codable, Sendable { case fleet, idle, armed }
 
-/// What the workers send: a ping, or an arm that asks for a delayed `fired` event.
+/// What the workers send: a ping, or an arm that asks for a delayed `fired` event; what the
+/// machines send: receipts outside the fleet, and relays to the relay machines.
 enum FleetEvent: StatechartEvent, Codable, Hashable, Sendable {
     case ping(Int)
     case arm(Int, milliseconds: Int)
     case fired(Int)
+    case receipt(Int)
+    case relayed(Int)
 
-    enum Kind: String, CaseIterable, Hashable, Sendable { case ping, arm, fired }
+    enum Kind: String, CaseIterable, Hashable, Sendable { case ping, arm, fired, receipt, relayed }
     var kind: Kind {
         switch self {
         case .ping: .ping
         case .arm: .arm
         case .fired: .fired
+        case .receipt: .receipt
+        case .relayed: .relayed
         }
+    }
+}
+
+/// The relay machine that event `number` is relayed to.
+func relayMachine(_ number: Int) -> String { "relay-\(number % 64)" }
+
+/// Whether event `number` is relayed in the crash tests: every arm, and every fourth ping.
+func isRelayed(_ event: FleetEvent) -> Bool {
+    switch event {
+    case .arm: true
+    case .ping(let number): number % 4 == 0
+    default: false
     }
 }
 
@@ -30,25 +51,36 @@ struct FleetRecord: Codable, Sendable, Equatable {
     var fired: [Int] = []
     /// How many times the armed state timed out.
     var timeouts = 0
+    /// The numbers relayed to this machine (a relay machine), in order.
+    var relayed: [Int] = []
 }
 
 typealias Fleet = DurableMachines<FleetState, FleetEvent, FleetRecord>
 
-/// Records the event and, for an arm, sends the delayed `fired` event to itself.
-func receive(_ scope: inout Scope<FleetState, FleetEvent, FleetRecord>) {
+/// Records the event, asks for a ping's receipt and, for an arm, sends the delayed `fired` event
+/// to itself; with `relays`, relays what ``isRelayed(_:)`` says.
+func receiveEvent(_ scope: inout Scope<FleetState, FleetEvent, FleetRecord>, relays: Bool) {
     switch scope.event {
     case .ping(let number)?:
         scope.context.received.append(number)
+        scope.send(.receipt(number), to: "receipts", type: "receipt")
+        if relays && number % 4 == 0 { scope.send(.relayed(number), to: relayMachine(number)) }
     case .arm(let number, let milliseconds)?:
         scope.context.received.append(number)
         scope.send(.fired(number), after: .milliseconds(milliseconds))
+        if relays { scope.send(.relayed(number), to: relayMachine(number), after: .milliseconds(100)) }
     default:
         break
     }
 }
 
-func fleetChart() throws -> Statechart<FleetState, FleetEvent, FleetRecord> {
-    try Statechart("fleet", initial: .fleet) {
+/// The chart: with `relays` (the crash tests), events are also relayed to other machines of the
+/// fleet; without (the benchmark), each machine's only work outside itself is its receipts.
+func fleetChart(relays: Bool = true) throws -> Statechart<FleetState, FleetEvent, FleetRecord> {
+    let receive: @Sendable (inout Scope<FleetState, FleetEvent, FleetRecord>) -> Void = { scope in
+        receiveEvent(&scope, relays: relays)
+    }
+    return try Statechart("fleet", initial: .fleet) {
         StateNode(.fleet, initial: .idle) {
             StateNode(.idle) {
                 On(.arm, to: .armed, action: receive)
@@ -60,6 +92,9 @@ func fleetChart() throws -> Statechart<FleetState, FleetEvent, FleetRecord> {
             On(.ping, action: receive)
             On(.fired) { scope in
                 if case .fired(let number)? = scope.event { scope.context.fired.append(number) }
+            }
+            On(.relayed) { scope in
+                if case .relayed(let number)? = scope.event { scope.context.relayed.append(number) }
             }
         }
     }

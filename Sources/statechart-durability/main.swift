@@ -5,8 +5,10 @@ import StatechartsStore
 
 // The crash tests and the benchmark of durable machines (Scripts/durability.sh runs them):
 //
-//   statechart-durability work     --store S --worker K --workers W --machines M --events E --acks FILE [--senders C]
-//   statechart-durability check    --store S --workers W --machines M --events E --acks FILE... [--label L]
+//   statechart-durability work     --store S --worker K --workers W --machines M --events E --acks FILE
+//                                  --deliveries FILE [--senders C]
+//   statechart-durability check    --store S --workers W --machines M --events E --acks FILE...
+//                                  --deliveries FILE [--label L]
 //   statechart-durability bench    --store S --worker K --workers W --machines M --events E [--senders C]
 //   statechart-durability baseline --store S --events E [--batch B]
 //   statechart-durability reset    --store S
@@ -28,12 +30,35 @@ do {
     exit(2)
 }
 
-/// The fleet on `store`, keeping its whole journal (the check reads it).
-func makeFleet(_ store: any MachineStore) throws -> Fleet {
-    try Fleet(
-        chart: fleetChart(), store: store, options: DurableOptions(compaction: .never),
+/// The fleet on `store`, keeping its whole journal (the check reads it), delivering receipts to
+/// the file `deliveries`.
+///
+/// The receiver refuses one first or second attempt in ten, so that retries happen under the kills
+/// too; every delivery it accepts is appended to the file (`KEY NUMBER`) before it returns, so a
+/// worker killed after that and before its outcome is recorded delivers the receipt again.
+func makeFleet(_ store: any MachineStore, deliveries path: String) throws -> Fleet {
+    let file = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+    guard file >= 0 else { throw UsageError("cannot open \(path)") }
+    return try Fleet(
+        chart: fleetChart(), store: store,
+        options: DurableOptions(
+            compaction: .never,
+            retry: RetryPolicy(
+                maximumAttempts: 100, initialDelay: .milliseconds(5), maximumDelay: .milliseconds(50),
+                timeLimit: .seconds(2)),
+            leaseMargin: .seconds(1)),
+        deliver: { delivery in
+            guard case .send(.receipt(let number), _, _, _) = delivery.effect else { return }
+            if delivery.attempt < 3 && Int.random(in: 0..<10) == 0 { throw ReceiverRefused() }
+            let line = Array("\(delivery.key) \(number)\n".utf8)
+            _ = line.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+        },
         onError: { id, message in FileHandle.standardError.write(Data("\(id): \(message)\n".utf8)) }
     ) { _ in FleetRecord() }
+}
+
+struct ReceiverRefused: Error, CustomStringConvertible {
+    var description: String { "the receiver refused the receipt this time" }
 }
 
 /// Sends this worker's events that its acknowledgement file does not list yet, records each one
@@ -49,7 +74,7 @@ func work(_ arguments: Arguments) async throws {
     let file = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
     guard file >= 0 else { throw UsageError("cannot open \(path)") }
     let store = try await openStore(try arguments.string("store"))
-    let fleet = try makeFleet(store)
+    let fleet = try makeFleet(store, deliveries: try arguments.string("deliveries"))
     let worker = Task { try await fleet.run() }
     let next = Locked(0)
     let senders = try arguments.int("senders", default: 64)
@@ -82,34 +107,44 @@ func work(_ arguments: Arguments) async throws {
     close(file)
 }
 
-/// Applies what is left, waits for every timer to fall due and fire, then compares each machine
-/// with the acknowledgement files; prints one line and returns whether nothing was lost,
-/// duplicated, missed or fired twice.
+/// Applies what is left, waits for every timer to fall due and fire and every effect to be
+/// delivered, then compares each machine with the acknowledgement files and the deliveries with
+/// the journal; prints one line and returns whether nothing was lost, duplicated, missed, fired
+/// twice or delivered with another key.
 func check(_ arguments: Arguments) async throws -> Bool {
     let workers = try arguments.int("workers")
     let machines = try arguments.int("machines")
     let total = try arguments.int("events")
     let files = arguments.strings("acks")
     guard files.count == workers else { throw UsageError("give one --acks file per worker (\(workers))") }
+    let deliveries = try arguments.string("deliveries")
     let store = try await openStore(try arguments.string("store"))
-    let fleet = try makeFleet(store)
-    // The longest delay is 2 s: wait it out, then apply until nothing is pending or due.
+    let fleet = try makeFleet(store, deliveries: deliveries)
+    // The longest delay is 2 s: wait it out. Then apply and deliver until nothing is pending, not
+    // even what a killed worker still holds (its lease ends within 3 s): counted at a time an hour
+    // ahead, every timer and effect is due. Bounded: a minute at most.
     try await fleet.drain()
     try await Task.sleep(for: .milliseconds(2300))
-    while true {
+    for _ in 0..<600 {
         try await fleet.drain()
-        if try await store.backlog(now: Fleet.systemTime()).isEmpty { break }
+        let waiting = try await store.backlog(now: Fleet.systemTime() + 3_600_000_000_000)
+        if waiting.pendingEvents == 0 && waiting.dueEffects == 0 { break }
+        try await Task.sleep(for: .milliseconds(100))
     }
     var expected: [String: [Int]] = [:]
     var arms: [String: Set<Int>] = [:]
+    var relays: [String: [Int]] = [:]
     var acknowledgedCount = 0
     for (worker, path) in files.enumerated() {
         let stream = EventStream(worker: worker, workers: workers, machines: machines, total: total)
         let lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n")
         for index in Set(lines.compactMap { Int($0) }) {
             acknowledgedCount += 1
-            expected[stream.machine(index), default: []].append(stream.number(index))
-            if case .arm = stream.event(index) { arms[stream.machine(index), default: []].insert(stream.number(index)) }
+            let event = stream.event(index)
+            let number = stream.number(index)
+            expected[stream.machine(index), default: []].append(number)
+            if case .arm = event { arms[stream.machine(index), default: []].insert(number) }
+            if isRelayed(event) { relays[relayMachine(number), default: []].append(number) }
         }
     }
     var lost = 0
@@ -117,18 +152,26 @@ func check(_ arguments: Arguments) async throws -> Bool {
     var inconsistent = 0
     var missed = 0
     var firedTwice = 0
+    var receipts: [String: Int] = [:]
+    var relaysLost = 0
+    var relaysDuplicated = 0
     let decoder = JSONDecoder()
     for id in try await store.machineIDs() {
         guard let machine = try await fleet.machine(id) else { continue }
         let received = machine.context.received
         let journal = try await store.journal(of: id)
-        let applied = journal.compactMap { entry -> Int? in
-            guard entry.kind == .event, entry.sequence != nil, let payload = entry.payload,
+        var applied: [Int] = []
+        for entry in journal where entry.kind == .event {
+            guard let sequence = entry.sequence, let payload = entry.payload,
                 let event = try? decoder.decode(FleetEvent.self, from: Data(payload.utf8))
-            else { return nil }
+            else { continue }
             switch event {
-            case .ping(let number), .arm(let number, _): return number
-            case .fired: return nil
+            case .ping(let number):
+                applied.append(number)
+                // Its receipt is the first effect of the step that applied it.
+                receipts[EffectKey(machine: id, sequence: sequence, index: 0).description] = number
+            case .arm(let number, _): applied.append(number)
+            case .fired, .receipt, .relayed: break
             }
         }
         // The machine is its journal replayed: the same events in the same order.
@@ -140,17 +183,41 @@ func check(_ arguments: Arguments) async throws -> Bool {
         let fired = Dictionary(machine.context.fired.map { ($0, 1) }, uniquingKeysWith: +)
         firedTwice += fired.values.filter { $0 > 1 }.count
         missed += (arms[id] ?? []).filter { fired[$0] == nil }.count
+        let relayed = Dictionary(machine.context.relayed.map { ($0, 1) }, uniquingKeysWith: +)
+        relaysDuplicated += relayed.values.filter { $0 > 1 }.count
+        relaysLost += (relays[id] ?? []).filter { relayed[$0] == nil }.count
     }
     let known = Set(try await store.machineIDs())
     lost += expected.filter { !known.contains($0.key) }.values.map(\.count).reduce(0, +)
+    relaysLost += relays.filter { !known.contains($0.key) }.values.map(\.count).reduce(0, +)
+    // Every receipt due (one per applied ping, keyed by its step) delivered, each under its first key.
+    let lines = ((try? String(contentsOfFile: deliveries, encoding: .utf8)) ?? "").split(separator: "\n")
+    var delivered: [String: Int] = [:]
+    var newKeys = 0
+    for line in lines {
+        let parts = line.split(separator: " ")
+        guard parts.count == 2, let number = Int(parts[1]) else { continue }
+        let key = String(parts[0])
+        delivered[key, default: 0] += 1
+        if receipts[key] != number { newKeys += 1 }
+    }
+    let receiptsLost = receipts.keys.filter { delivered[$0] == nil }.count
+    let deliveredAgain = delivered.values.map { $0 - 1 }.reduce(0, +)
+    let dead = try await store.backlog(now: Fleet.systemTime()).deadLetters
     let due = arms.values.map(\.count).reduce(0, +)
+    let relaysDue = relays.values.map(\.count).reduce(0, +)
     let label = arguments.strings("label").last ?? "store"
     print(
         "\(label): \(acknowledgedCount) events acknowledged, \(lost) lost, \(duplicated) duplicated; "
-            + "\(due) timers due, \(missed) missed, \(firedTwice) fired twice")
+            + "\(due) timers due, \(missed) missed, \(firedTwice) fired twice; "
+            + "\(receipts.count) effects due, \(receiptsLost) lost, \(deliveredAgain) delivered again "
+            + (newKeys == 0 ? "(all with their first key)" : "(\(newKeys) with another key)") + "; "
+            + "\(relaysDue) sends between machines, \(relaysLost) lost, \(relaysDuplicated) duplicated")
     if inconsistent > 0 { print("\(label): \(inconsistent) machines differ from their journal") }
+    if dead > 0 { print("\(label): \(dead) effects are dead letters") }
     return acknowledgedCount > 0 && lost == 0 && duplicated == 0 && missed == 0 && firedTwice == 0
-        && inconsistent == 0
+        && inconsistent == 0 && receiptsLost == 0 && newKeys == 0 && relaysLost == 0 && relaysDuplicated == 0
+        && dead == 0 && !receipts.isEmpty
 }
 
 /// Empties the store: deletes the SQLite file, or every row of the PostgreSQL tables.

@@ -50,6 +50,23 @@ func sensorChart() throws -> Statechart<SensorState, SensorEvent, Sensor> {
     }
 }
 
+/// The sensor chart of the article's section on effects: a replaced sensor tells the fleet's
+/// inventory machine, and an operations service outside the fleet.
+func replacementChart() throws -> Statechart<SensorState, SensorEvent, Sensor> {
+    try Statechart("sensor", initial: .online) {
+        StateNode(.online)
+        On(.replaced) { scope in
+            guard scope.context.id != "inventory" else { return }
+            // To the fleet's machine "inventory": journaled with this step, exactly once.
+            scope.send(.replaced, to: "inventory")
+            // Outside the fleet: an effect for `deliver`, at least once.
+            scope.send(.replaced, to: "https://ops.example/replacements", type: "http")
+        }
+    }
+}
+
+nonisolated struct OperationsUnreachable: Error {}
+
 typealias Sensors = DurableMachines<SensorState, SensorEvent, Sensor>
 
 /// A wall clock the examples move by hand, in nanoseconds since 1970.
@@ -109,9 +126,11 @@ struct DurableMachinesExamples {
 
         let sensors = try DurableMachines(
             chart: sensorChart(), store: try SQLiteMachineStore(path: path), clock: { wall.now },
-            onEffects: { id, effects in
-                // After the commit, at most once: send them on, log them, start work.
-                for case .log(let record) in effects { alerts.withLock { $0.append("\(id): \(record.message)") } }
+            deliver: { delivery in
+                // After the commit, at least once, with a key that is the same on every attempt.
+                if case .log(_, let message) = delivery.effect {
+                    alerts.withLock { $0.append("\(delivery.machine): \(message)") }
+                }
             },
             onError: { id, message in print("sensor \(id): \(message)") }
         ) { id in Sensor(id: id) }
@@ -121,6 +140,37 @@ struct DurableMachinesExamples {
         #expect(sensor.configuration == [.silent], "the timeout fell due while no process ran")
         #expect(sensor.context.silences == 1)
         #expect(alerts.withLock { $0 } == ["sensor-9: silent for 90 s"])
+    }
+
+    @Test("effects: a send within the fleet journaled with its step, a dead letter retried and delivered")
+    func outbox() async throws {
+        let path = try Self.temporaryPath()
+        let store = try SQLiteMachineStore(path: path)
+        let reachable = Locked(false)
+        let posted = Locked([String]())
+        let sensors = try DurableMachines(
+            chart: replacementChart(), store: store,
+            options: DurableOptions(retry: RetryPolicy(maximumAttempts: 2, initialDelay: .zero)),
+            deliver: { delivery in
+                guard reachable.withLock({ $0 }) else { throw OperationsUnreachable() }
+                posted.withLock { $0.append(delivery.key.description) }
+            }
+        ) { id in Sensor(id: id) }
+        try await sensors.send(.replaced, to: "sensor-4")
+        try await sensors.drain()
+        // The inventory's event came with the step that sent it, under the effect's key.
+        #expect(try await store.journal(of: "inventory").compactMap(\.eventID) == ["sensor-4/2/0"])
+        #expect(posted.withLock { $0 }.isEmpty)
+        reachable.withLock { $0 = true }
+
+        for letter in try await sensors.deadLetters() {
+            print("\(letter.key): \(letter.attempts) attempts, last: \(letter.error)")
+            try await sensors.retryDeadLetter(letter.key)
+        }
+
+        try await sensors.drain()
+        #expect(posted.withLock { $0 } == ["sensor-4/2/1"])
+        #expect(try await sensors.deadLetters().isEmpty)
     }
 
     #if PostgreSQL

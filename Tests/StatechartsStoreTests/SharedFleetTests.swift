@@ -112,9 +112,27 @@ struct SharedFleetTests {
         let store = try PostgresMachineStore(url: url, schema: StoreKind.newSchemaName())
         try await store.prepare()
         try await store.client.query("INSERT INTO statechart_schema_migrations (version) VALUES (99)")
-        await #expect(throws: StoreError.schemaTooNew(found: 99, supported: 1)) { try await store.prepare() }
+        await #expect(throws: StoreError.schemaTooNew(found: 99, supported: 2)) { try await store.prepare() }
         try await store.client.query("DELETE FROM statechart_schema_migrations WHERE version = 99")
         try await store.prepare()
+        store.close()
+    }
+
+    @Test("tables of schema version 1 gain the outbox, their machines kept")
+    func fromVersion1() async throws {
+        let url = try #require(StoreKind.postgresURL)
+        let store = try PostgresMachineStore(url: url, schema: StoreKind.newSchemaName())
+        try await store.prepare()
+        let clock = TestClock()
+        try await orders(store, clock).send(.add(1), to: "old")
+        // As a library of version 1 left them.
+        try await store.client.query("DROP TABLE statechart_outbox")
+        try await store.client.query("DELETE FROM statechart_schema_migrations WHERE version = 2")
+        try await store.prepare()
+        let fleet = try orders(store, clock)
+        try await fleet.drain()
+        #expect(try await fleet.machine("old")?.context.items == [1])
+        #expect(try await fleet.outbox(of: "old").isEmpty)
         store.close()
     }
 
@@ -138,9 +156,30 @@ struct SharedFleetTests {
         let path = folder.appendingPathComponent("m.sqlite").path
         do {
             let store = try SQLiteMachineStore(path: path)
-            try await store.pool.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v2')") }
+            try await store.pool.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v3')") }
         }
-        #expect(throws: StoreError.schemaTooNew(found: 2, supported: 1)) { try SQLiteMachineStore(path: path) }
+        #expect(throws: StoreError.schemaTooNew(found: 3, supported: 2)) { try SQLiteMachineStore(path: path) }
+    }
+
+    @Test("a file of schema version 1 gains the outbox, its machines kept")
+    func fromVersion1() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statecharts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("m.sqlite").path
+        let clock = TestClock()
+        do {
+            let store = try SQLiteMachineStore(path: path)
+            try await orders(store, clock).send(.add(1), to: "old")
+            // As a library of version 1 left it.
+            try await store.pool.write { db in
+                try db.execute(sql: "DROP TABLE statechart_outbox; DELETE FROM grdb_migrations WHERE identifier = 'v2'")
+            }
+        }
+        let store = try SQLiteMachineStore(path: path)
+        let fleet = try orders(store, clock)
+        try await fleet.drain()
+        #expect(try await fleet.machine("old")?.context.items == [1])
+        #expect(try await fleet.outbox(of: "old").isEmpty)
     }
 
     @Test("a file that cannot be opened is a typed error")

@@ -1,11 +1,12 @@
 #if Store
 import Statecharts
 
-/// Where a durable machine's effects go: kept, in order, for the fleet to hand to its
-/// `onEffects` after the transaction that applied the step commits.
+/// Where a durable machine's effects go: kept, in order, until the fleet takes those of each
+/// journal entry's step and stages them for the step's transaction (``OutboxStaging``): outbox
+/// rows, and events journaled into other machines' queues.
 ///
-/// A send is taken as delivered: a durable machine's sends leave it (to other machines, through
-/// `onEffects`); none comes back to the machine within the step.
+/// A send is taken as delivered: a durable machine's sends leave it (to other machines of the
+/// fleet, or through the outbox); none comes back to the machine within the step.
 struct DurableEffects<State: Hashable, Event: StatechartEvent, Context>: EffectRouter where Event.Kind: Hashable {
     /// What the steps asked for since the last ``take()``.
     private(set) var effects: [MachineEffect<State, Event, Context>] = []

@@ -27,7 +27,14 @@ import Statecharts
 /// `OverdueTimerPolicy.fire` policy of archives).
 ///
 /// Replaying a journal must give the machine it gave the first time: guards and actions must be
-/// deterministic (no clocks, no random numbers, no I/O; effects leave through `onEffects`).
+/// deterministic (no clocks, no random numbers, no I/O).
+///
+/// Effects: what a step asks of the world is written to the store's outbox in the transaction
+/// that applies the step, and workers hand it to `deliver` after the commit: at least once, with a
+/// key that is the same on every attempt, retried as ``DurableOptions/retry`` says, and kept as a
+/// dead letter when its policy is exhausted. An event sent to another machine of the fleet (a plain
+/// target, as a member of a live system is addressed) is not an effect: it is journaled into that
+/// machine's queue in the same transaction, exactly once.
 public final class DurableMachines<State, Event, Context>: Sendable
 where
     State: Hashable & Codable & Sendable, Event: StatechartEvent & Codable & Sendable,
@@ -35,8 +42,10 @@ where
 {
     /// A machine of the fleet's chart.
     public typealias Machine = StateMachine<State, Event, Context>
+    /// One attempt to deliver one of the fleet's effects.
+    public typealias Delivery = EffectDelivery<State, Event, Context>
     /// A machine in the host that applies its steps: on the store's clock, its effects kept for
-    /// `onEffects`.
+    /// the step's outbox entries.
     typealias Host = MachineHost<DurableEffects<State, Event, Context>, StoreClock>
 
     /// The chart every machine runs.
@@ -48,7 +57,8 @@ where
 
     let initialContext: @Sendable (String) -> Context
     let clock: @Sendable () -> Int64
-    let onEffects: @Sendable (String, [MachineEffect<State, Event, Context>]) -> Void
+    /// Where effects are delivered; `nil` keeps only sends to other machines of the fleet.
+    let deliver: (@Sendable (Delivery) async throws -> Void)?
     let onError: @Sendable (String, String) -> Void
     let cache = Locked([String: CachedMachine]())
     /// The machines found unreadable, reported once and not claimed again by this object.
@@ -57,6 +67,8 @@ where
     /// reflects on every state, which costs more than looking it up.
     let descriptions = Locked([DescriptionKey: String]())
     let signal = WakeSignal()
+    /// Wakes the delivery loops of ``run()`` when a transaction wrote effects that are due.
+    let effectSignal = WakeSignal()
     let commits: GroupCommit
 
     struct DescriptionKey: Hashable, Sendable {
@@ -77,9 +89,11 @@ where
     ///   - options: Batching, snapshots and compaction.
     ///   - clock: The time now, in nanoseconds since 1970 (the system's real-time clock by default;
     ///     tests pass their own).
-    ///   - onEffects: Called after a transaction commits, with the effects (sends to others, logs,
-    ///     invocations to start) of each machine it applied events to. Effects are done at most
-    ///     once: a crash between the commit and the call loses them.
+    ///   - deliver: Delivers one effect (an event sent outside the fleet, a log record, an
+    ///     invocation to start or stop), after the transaction of the step that asked for it
+    ///     commits. Called at least once per effect, in any worker, with the effect's key, until
+    ///     it returns without throwing or its ``RetryPolicy`` is exhausted; cancelled after the
+    ///     policy's time limit. Without it, only sends to other machines of the fleet are kept.
     ///   - onError: Called with a machine's identifier and a description when an event cannot be
     ///     decoded or a step fails (the microstep limit): the entry stays in the journal and
     ///     replays the same way. Also called, once, for a machine that cannot be read back (its
@@ -90,7 +104,7 @@ where
     public init(
         chart: Statechart<State, Event, Context>, store: any MachineStore, options: DurableOptions = DurableOptions(),
         clock: @escaping @Sendable () -> Int64 = DurableMachines.systemTime,
-        onEffects: @escaping @Sendable (String, [MachineEffect<State, Event, Context>]) -> Void = { _, _ in },
+        deliver: (@Sendable (EffectDelivery<State, Event, Context>) async throws -> Void)? = nil,
         onError: @escaping @Sendable (String, String) -> Void = { _, _ in },
         initialContext: @escaping @Sendable (String) -> Context
     ) throws(StoreError) {
@@ -98,7 +112,7 @@ where
         self.store = store
         self.options = try options.validated()
         self.clock = clock
-        self.onEffects = onEffects
+        self.deliver = deliver
         self.onError = onError
         self.initialContext = initialContext
         let signal = signal
@@ -142,22 +156,54 @@ where
 
     // MARK: - Working
 
-    /// Applies events and fires timers until the task is cancelled: claims machines with work,
-    /// waits up to ``DurableOptions/pollInterval`` (or until this object journals an event) when
-    /// there is none.
+    /// Applies events, fires timers and delivers effects until the task is cancelled: one loop
+    /// claims machines with work, another delivers the effects that are due; each waits up to
+    /// ``DurableOptions/pollInterval`` (or until this object gives it work) when there is none.
     ///
     /// - Throws: ``StoreError`` when the store fails; cancellation ends it without an error.
     public func run() async throws(StoreError) {
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await self.applyUntilCancelled() }
+                group.addTask { try await self.deliverUntilCancelled() }
+                // The first loop to end ends the other: cancelled, or the store failed.
+                try await group.next()
+                group.cancelAll()
+                try await group.waitForAll()
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            if Task.isCancelled { return }
+            throw .database(store: "DurableMachines", operation: "running", message: "\(error)")
+        }
+    }
+
+    func applyUntilCancelled() async throws(StoreError) {
+        try await repeatUntilCancelled(waitingOn: signal) { () async throws(StoreError) in try await process() }
+    }
+
+    func deliverUntilCancelled() async throws(StoreError) {
+        try await repeatUntilCancelled(waitingOn: effectSignal) { () async throws(StoreError) in
+            try await deliverEffects()
+        }
+    }
+
+    /// Does `work` until the task is cancelled, waiting on `signal` (or the poll interval) each
+    /// time it found nothing to do.
+    private func repeatUntilCancelled(
+        waitingOn signal: WakeSignal, _ work: () async throws(StoreError) -> Int
+    ) async throws(StoreError) {
         while !Task.isCancelled {
-            let processed: Int
+            let done: Int
             do {
-                processed = try await process()
+                done = try await work()
             } catch {
                 // A transaction interrupted by the cancellation rolled back: nothing to report.
                 if Task.isCancelled { return }
                 throw error
             }
-            if processed == 0 { await signal.wait(upTo: options.pollInterval) }
+            if done == 0 { await signal.wait(upTo: options.pollInterval) }
         }
     }
 
@@ -169,7 +215,7 @@ where
     @discardableResult
     public func process() async throws(StoreError) -> Int {
         let now = clock()
-        let staged = Locked([(String, CachedMachine, [MachineEffect<State, Event, Context>])]())
+        let staged = Locked([(String, CachedMachine)]())
         let failures = Locked([(String, String)]())
         let cache = cache
         let unreadable = unreadable
@@ -182,7 +228,7 @@ where
             var updates: [MachineUpdate] = []
             updates.reserveCapacity(claimed.count)
             for machine in claimed {
-                let applied: (MachineUpdate, CachedMachine, [MachineEffect<State, Event, Context>], [String])?
+                let applied: (MachineUpdate, CachedMachine, [String])?
                 do {
                     applied = try self.apply(machine, now: now, decoder: decoder)
                 } catch {
@@ -195,9 +241,9 @@ where
                     continue
                 }
                 // Another worker did this machine's work between the scan and the lock.
-                guard let (update, result, effects, problems) = applied else { continue }
+                guard let (update, result, problems) = applied else { continue }
                 updates.append(update)
-                staged.withLock { $0.append((machine.record.id, result, effects)) }
+                staged.withLock { $0.append((machine.record.id, result)) }
                 if !problems.isEmpty { failures.withLock { $0 += problems.map { (machine.record.id, $0) } } }
             }
             return updates
@@ -205,21 +251,22 @@ where
         let results = staged.withLock { $0 }
         cache.withLock { cache in
             if cache.count + results.count > options.cachedMachines { cache.removeAll(keepingCapacity: true) }
-            for (id, machine, _) in results { cache[id] = machine }
+            for (id, machine) in results { cache[id] = machine }
         }
         for (id, message) in failures.withLock({ $0 }) { onError(id, message) }
-        for (id, _, effects) in results where !effects.isEmpty { onEffects(id, effects) }
+        if updates.contains(where: { update in update.outbox.contains { $0.dueAt <= now } }) { effectSignal.wake() }
         return updates.count + newlyUnreadable.withLock { $0 }
     }
 
-    /// Processes until no event is pending and no timer is due.
+    /// Applies work and delivers effects until no event is pending and no timer or effect is due.
     ///
-    /// - Returns: How many transactions applied work.
+    /// - Returns: How many rounds (a transaction that applied work, then a delivery of the effects
+    ///   due) did something.
     @discardableResult
     public func drain() async throws(StoreError) -> Int {
-        var batches = 0
-        while try await process() > 0 { batches += 1 }
-        return batches
+        var rounds = 0
+        while try await process() + deliverEffects() > 0 { rounds += 1 }
+        return rounds
     }
 
     /// Applies a claimed machine's work to it: the machine from memory or rebuilt from its
@@ -229,7 +276,7 @@ where
     /// `decoder` serves the whole transaction.
     func apply(
         _ claimed: ClaimedMachine, now: Int64, decoder: JSONDecoder
-    ) throws(StoreError) -> (MachineUpdate, CachedMachine, [MachineEffect<State, Event, Context>], [String])? {
+    ) throws(StoreError) -> (MachineUpdate, CachedMachine, [String])? {
         let row = claimed.record
         var machine: Machine
         if claimed.replay == nil, let cached = cache.withLock({ $0[row.id] }), cached.sequence == row.appliedSequence {
@@ -249,10 +296,12 @@ where
         var newEntries: [JournalEntry] = []
         var applied: [MachineUpdate.AppliedEvent] = []
         var host = Host(machine: machine, router: DurableEffects(), clock: StoreClock())
+        var outbox = OutboxStaging<State, Event, Context>(machine: row.id, now: now, keepsEffects: deliver != nil)
         if machine.status == .notStarted {
             sequence += 1
             newEntries.append(JournalEntry(sequence: sequence, kind: .start, time: time))
             if let problem = Self.replay(.start, time: time, event: nil, in: &host) { problems.append(problem) }
+            outbox.stage(host.router.take(), sequence: sequence)
         }
         for pending in claimed.pending {
             sequence += 1
@@ -260,13 +309,15 @@ where
             let event = Self.decode(pending.payload, decoder)
             if event == nil { problems.append("the event \(pending.eventID) cannot be decoded: \(pending.payload)") }
             if let problem = Self.replay(.event, time: time, event: event, in: &host) { problems.append(problem) }
+            outbox.stage(host.router.take(), sequence: sequence)
         }
         if claimed.pending.isEmpty && newEntries.isEmpty {
             sequence += 1
             newEntries.append(JournalEntry(sequence: sequence, kind: .advance, time: time))
             if let problem = Self.replay(.advance, time: time, event: nil, in: &host) { problems.append(problem) }
+            outbox.stage(host.router.take(), sequence: sequence)
         }
-        let effects = host.router.take()
+        problems += outbox.problems
         machine = host.machine
         var snapshot: String?
         var compactThrough: Int64?
@@ -287,8 +338,9 @@ where
         let update = MachineUpdate(
             id: row.id, appliedSequence: sequence, appliedEvents: applied, newEntries: newEntries, snapshot: snapshot,
             configuration: describe(machine), status: machine.status.rawValue, timers: timers,
-            compactThrough: compactThrough)
-        return (update, CachedMachine(machine: machine, sequence: sequence), effects, problems)
+            compactThrough: compactThrough, outbox: outbox.entries, sends: outbox.sends,
+            cancelledSends: outbox.cancelled)
+        return (update, CachedMachine(machine: machine, sequence: sequence), problems)
     }
 
     /// The machine's configuration as text (its `description`), from the memo when it was met before.
@@ -356,11 +408,12 @@ where
             machine = chart.makeMachine(context: initialContext(row.id))
         }
         let decoder = JSONDecoder()
-        // What the replayed steps asked for was handed over when they were first applied.
+        // What the replayed steps asked for went to the outbox when they were first applied.
         var host = Host(machine: machine, router: DurableEffects(), clock: StoreClock())
         for entry in entries {
             let event = entry.kind == .event ? entry.payload.flatMap { Self.decode($0, decoder) } : nil
             _ = Self.replay(entry.kind, time: entry.time, event: event, in: &host)
+            _ = host.router.take()
         }
         return host.machine
     }

@@ -19,12 +19,22 @@ public struct DurableOptions: Sendable, Hashable {
     /// At most this many machines kept in memory between transactions; beyond it, the cache starts
     /// again empty (a machine not in memory is rebuilt from its snapshot and journal).
     public var cachedMachines: Int
+    /// How effects are retried, for every kind without a policy in ``retryByKind``.
+    public var retry: RetryPolicy
+    /// How effects of some kinds are retried, when not as ``retry`` says.
+    public var retryByKind: [EffectKind: RetryPolicy]
+    /// At most this many effects claimed for delivery at once by one worker.
+    public var effectsPerBatch: Int
+    /// How much longer than its policy's time limit a worker holds an effect it is delivering:
+    /// another worker tries it again only after that, when the first one died.
+    public var leaseMargin: Duration
 
     /// Options from their parts; the defaults suit a fleet of thousands of machines.
     public init(
         snapshotInterval: Int = 100, compaction: JournalCompaction = .afterSnapshot(keepingLast: 1000),
         machinesPerBatch: Int = 256, eventsPerMachine: Int = 64, eventsPerCommit: Int = 2048,
-        pollInterval: Duration = .milliseconds(20), cachedMachines: Int = 100_000
+        pollInterval: Duration = .milliseconds(20), cachedMachines: Int = 100_000, retry: RetryPolicy = RetryPolicy(),
+        retryByKind: [EffectKind: RetryPolicy] = [:], effectsPerBatch: Int = 256, leaseMargin: Duration = .seconds(5)
     ) {
         self.snapshotInterval = snapshotInterval
         self.compaction = compaction
@@ -33,14 +43,21 @@ public struct DurableOptions: Sendable, Hashable {
         self.eventsPerCommit = eventsPerCommit
         self.pollInterval = pollInterval
         self.cachedMachines = cachedMachines
+        self.retry = retry
+        self.retryByKind = retryByKind
+        self.effectsPerBatch = effectsPerBatch
+        self.leaseMargin = leaseMargin
     }
+
+    /// The retry policy of effects of `kind`.
+    public func retryPolicy(for kind: EffectKind) -> RetryPolicy { retryByKind[kind] ?? retry }
 
     /// Checks that every count is positive.
     func validated() throws(StoreError) -> Self {
         let counts = [
             ("snapshotInterval", snapshotInterval), ("machinesPerBatch", machinesPerBatch),
             ("eventsPerMachine", eventsPerMachine), ("eventsPerCommit", eventsPerCommit),
-            ("cachedMachines", cachedMachines),
+            ("cachedMachines", cachedMachines), ("effectsPerBatch", effectsPerBatch),
         ]
         if let (name, value) = counts.first(where: { $0.1 < 1 }) {
             throw .invalidConfiguration("\(name) must be at least 1, not \(value)")
@@ -49,6 +66,9 @@ public struct DurableOptions: Sendable, Hashable {
             throw .invalidConfiguration("compaction must keep 0 or more entries, not \(keep)")
         }
         if pollInterval <= .zero { throw .invalidConfiguration("pollInterval must be positive") }
+        if leaseMargin < .zero { throw .invalidConfiguration("leaseMargin must not be negative") }
+        _ = try retry.validated("retry")
+        for (kind, policy) in retryByKind { _ = try policy.validated("retryByKind[.\(kind)]") }
         return self
     }
 }

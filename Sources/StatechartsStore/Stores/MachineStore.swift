@@ -4,13 +4,14 @@
 ///
 /// A store holds text, not Swift values: events and snapshots arrive encoded as JSON, so that one
 /// store serves machines of any chart. ``DurableMachines`` encodes, decodes and runs the machines;
-/// a store keeps three tables (see <doc:MachinesThatOutliveTheProcess>):
+/// a store keeps four tables (see <doc:MachinesThatOutliveTheProcess>):
 ///
 /// - machines: one row per machine, with the snapshot it was last saved as, how far its journal is
 ///   applied, and the lock that makes one worker at a time its writer;
 /// - the journal: every acknowledged event, pending until a worker applies it and numbered then,
 ///   and the passages of time that fired the machine's timers;
-/// - timers: one row per pending timer of a machine, with the time it falls due.
+/// - timers: one row per pending timer of a machine, with the time it falls due;
+/// - the outbox: the effects of applied steps not delivered yet, and the dead letters.
 ///
 /// The protocol is what ``DurableMachines`` needs; a new store passes the same tests as the two
 /// here (`StatechartsStoreTests` runs them on any store).
@@ -41,11 +42,39 @@ public protocol MachineStore: Sendable {
     /// pending events.
     func journal(of machine: String) async throws(StoreError) -> [JournalEntry]
 
-    /// How much work is waiting: events not applied yet, and timers due at `now`.
+    /// How much work is waiting: events not applied yet, timers and effects due at `now`, and
+    /// dead letters.
     func backlog(now: Int64) async throws(StoreError) -> Backlog
 
     /// Every machine's identifier, in order.
     func machineIDs() async throws(StoreError) -> [String]
+
+    /// How many machines are in each configuration and status, the most numerous first.
+    func census() async throws(StoreError) -> [MachineCensus]
+
+    /// Claims outbox entries due at `request.now` that are not dead letters, soonest first, in
+    /// one transaction: each one's ``OutboxEntry/attempts`` goes up by one and its
+    /// ``OutboxEntry/dueAt`` moves to the end of its lease, so that no other worker claims it
+    /// before then.
+    ///
+    /// - Returns: The entries as claimed (their attempt counted), or an empty array.
+    func claimEffects(_ request: EffectClaimRequest) async throws(StoreError) -> [OutboxEntry]
+
+    /// Records what came of attempts, in one transaction: a delivered entry is removed, a failed
+    /// one is due again at its retry time or becomes a dead letter. An outcome for an attempt
+    /// that is no longer the entry's latest changes it only when it is a delivery.
+    func settleEffects(_ outcomes: [EffectOutcome]) async throws(StoreError)
+
+    /// The outbox entries of one machine, pending and dead, in the order it asked for them.
+    func outbox(of machine: String) async throws(StoreError) -> [OutboxEntry]
+
+    /// Dead letters of every machine, oldest first, at most `limit`.
+    func deadLetters(limit: Int) async throws(StoreError) -> [OutboxEntry]
+
+    /// Makes the dead letter `key` due again at `time`, with its attempts counted from zero.
+    ///
+    /// - Returns: Whether there was such a dead letter.
+    func retryDeadLetter(_ key: EffectKey, at time: Int64) async throws(StoreError) -> Bool
 }
 
 /// An event on its way into the journal.
@@ -224,6 +253,15 @@ public struct MachineUpdate: Sendable {
     public var timers: [TimerRow]?
     /// Delete applied journal entries up to this number (compaction).
     public var compactThrough: Int64?
+    /// The effects of the applied steps to deliver, for the outbox.
+    public var outbox: [OutboxEntry]
+    /// Events the applied steps sent to machines of the same fleet: journaled in the same
+    /// transaction (a machine named for the first time is created), each with its effect's key as
+    /// its identifier, so that it is journaled exactly once.
+    public var sends: [IncomingEvent]
+    /// The identifiers of delayed sends the applied steps cancelled: the machine's outbox entries
+    /// with these ``OutboxEntry/sendID``s are removed.
+    public var cancelledSends: [String]
 
     /// An applied pending event.
     public struct AppliedEvent: Sendable, Hashable {
@@ -245,7 +283,8 @@ public struct MachineUpdate: Sendable {
     /// An update from its parts.
     public init(
         id: String, appliedSequence: Int64, appliedEvents: [AppliedEvent], newEntries: [JournalEntry],
-        snapshot: String?, configuration: String, status: String, timers: [TimerRow]?, compactThrough: Int64?
+        snapshot: String?, configuration: String, status: String, timers: [TimerRow]?, compactThrough: Int64?,
+        outbox: [OutboxEntry] = [], sends: [IncomingEvent] = [], cancelledSends: [String] = []
     ) {
         self.id = id
         self.appliedSequence = appliedSequence
@@ -256,6 +295,9 @@ public struct MachineUpdate: Sendable {
         self.status = status
         self.timers = timers
         self.compactThrough = compactThrough
+        self.outbox = outbox
+        self.sends = sends
+        self.cancelledSends = cancelledSends
     }
 }
 
@@ -293,20 +335,44 @@ public struct MachineRecord: Sendable {
     }
 }
 
+/// How many machines of a store are in one configuration and status.
+public struct MachineCensus: Sendable, Hashable, Codable {
+    /// The active states, as the machines' rows write them.
+    public var configuration: String
+    /// Running, finished or not started.
+    public var status: String
+    /// How many machines.
+    public var count: Int
+
+    /// A census line from its parts.
+    public init(configuration: String, status: String, count: Int) {
+        self.configuration = configuration
+        self.status = status
+        self.count = count
+    }
+}
+
 /// Work waiting in a store.
 public struct Backlog: Sendable, Hashable {
     /// Events acknowledged and not applied yet.
     public var pendingEvents: Int
     /// Timers due and not fired yet.
     public var dueTimers: Int
+    /// Outbox entries due and not delivered yet (dead letters left out).
+    public var dueEffects: Int
+    /// Outbox entries that exhausted their retry policy.
+    public var deadLetters: Int
 
     /// A backlog from its parts.
-    public init(pendingEvents: Int, dueTimers: Int) {
+    public init(pendingEvents: Int, dueTimers: Int, dueEffects: Int = 0, deadLetters: Int = 0) {
         self.pendingEvents = pendingEvents
         self.dueTimers = dueTimers
+        self.dueEffects = dueEffects
+        self.deadLetters = deadLetters
     }
 
-    /// Whether nothing is waiting.
-    public var isEmpty: Bool { pendingEvents == 0 && dueTimers == 0 }
+    /// Whether no work is waiting: no event pending, no timer and no effect due. Dead letters
+    /// wait for an operator, not for a worker, and do not count.
+    public var isEmpty: Bool { pendingEvents == 0 && dueTimers == 0 && dueEffects == 0 }
 }
 #endif

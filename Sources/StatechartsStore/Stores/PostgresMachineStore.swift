@@ -33,7 +33,7 @@ public final class PostgresMachineStore: MachineStore {
     static let name = "PostgreSQL store"
 
     /// The schema version this library writes.
-    static let schemaVersion = 1
+    static let schemaVersion = 2
 
     /// A store on the database at `url` (`postgres://user:password@host:port/database`), over at
     /// most `connections` connections, without TLS unless the URL asks for it
@@ -137,6 +137,13 @@ public final class PostgresMachineStore: MachineStore {
                     try await connection.query(
                         "INSERT INTO statechart_schema_migrations (version) VALUES (1)", logger: logger)
                 }
+                if current < 2 {
+                    for statement in Self.version2 {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query(
+                        "INSERT INTO statechart_schema_migrations (version) VALUES (2)", logger: logger)
+                }
             }
         } catch {
             throw Self.failure("migrating the schema", error)
@@ -179,6 +186,27 @@ public final class PostgresMachineStore: MachineStore {
         "CREATE INDEX statechart_timers_due ON statechart_timers (due_at)",
     ]
 
+    /// The outbox: effects of applied steps until they are delivered, and dead letters.
+    static let version2 = [
+        """
+        CREATE TABLE statechart_outbox (
+            machine_id TEXT NOT NULL,
+            sequence BIGINT NOT NULL,
+            effect_index INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            send_id TEXT,
+            payload TEXT NOT NULL,
+            due_at BIGINT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            dead BOOLEAN NOT NULL DEFAULT false,
+            PRIMARY KEY (machine_id, sequence, effect_index))
+        """,
+        "CREATE INDEX statechart_outbox_due ON statechart_outbox (due_at) WHERE NOT dead",
+        "CREATE INDEX statechart_outbox_dead ON statechart_outbox (due_at) WHERE dead",
+        "CREATE INDEX statechart_outbox_send ON statechart_outbox (machine_id, send_id) WHERE send_id IS NOT NULL",
+    ]
+
     /// Journals `events` in one transaction, creating the machines they name; returns once it is
     /// committed.
     public func enqueue(_ events: [IncomingEvent]) async throws(StoreError) -> [Admission] {
@@ -186,33 +214,7 @@ public final class PostgresMachineStore: MachineStore {
         let logger = logger
         do {
             let inserted = try await client.withTransaction(logger: logger) { connection -> [String: Int64] in
-                var epochs: [String: Int64] = [:]
-                for event in events where epochs[event.machine] == nil { epochs[event.machine] = event.acknowledgedAt }
-                let machines = epochs.keys.sorted()
-                let machineEpochs = machines.map { epochs[$0] ?? 0 }
-                try await connection.query(
-                    """
-                    INSERT INTO statechart_machines (id, epoch)
-                    SELECT id, epoch FROM unnest(\(machines)::text[], \(machineEpochs)::bigint[]) AS t(id, epoch)
-                    ORDER BY id ON CONFLICT DO NOTHING
-                    """, logger: logger)
-                let ids = events.map(\.machine)
-                let eventIDs = events.map(\.eventID)
-                let payloads = events.map(\.payload)
-                let times = events.map(\.acknowledgedAt)
-                var inserted: [String: Int64] = [:]
-                let rows = try await connection.query(
-                    """
-                    INSERT INTO statechart_journal (machine_id, event_id, kind, payload, acknowledged_at)
-                    SELECT m, e, 0, p, a FROM unnest(\(ids)::text[], \(eventIDs)::text[], \(payloads)::text[], \(times)::bigint[])
-                        AS t(m, e, p, a)
-                    ON CONFLICT (machine_id, event_id) DO NOTHING
-                    RETURNING machine_id, event_id, position
-                    """, logger: logger)
-                for try await (machine, eventID, position) in rows.decode((String, String, Int64).self) {
-                    inserted[machine + "\u{0}" + eventID] = position
-                }
-                return inserted
+                try await Self.journal(events, connection, logger)
             }
             var seen: Set<String> = []
             return events.map { event in
@@ -223,6 +225,48 @@ public final class PostgresMachineStore: MachineStore {
         } catch {
             throw Self.failure("journaling \(events.count) events", error)
         }
+    }
+
+    /// Journals `events` on `connection`, creating the machines they name; returns the position of
+    /// each event journaled, by machine and event identifier joined with a NUL.
+    ///
+    /// Only machines that do not exist are inserted, in the order of their identifiers. An
+    /// `INSERT … ON CONFLICT` on a machine's row that a worker's transaction has updated waits for
+    /// that transaction; a worker's transaction that journals its sends to other machines while
+    /// holding its own would then wait in a circle with another doing the same (PostgreSQL's
+    /// "deadlock detected"). The rows that exist are left out by a look at the snapshot, which
+    /// waits for no one.
+    static func journal(
+        _ events: [IncomingEvent], _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> [String: Int64] {
+        var epochs: [String: Int64] = [:]
+        for event in events where epochs[event.machine] == nil { epochs[event.machine] = event.acknowledgedAt }
+        let machines = epochs.keys.sorted()
+        let machineEpochs = machines.map { epochs[$0] ?? 0 }
+        try await connection.query(
+            """
+            INSERT INTO statechart_machines (id, epoch)
+            SELECT id, epoch FROM unnest(\(machines)::text[], \(machineEpochs)::bigint[]) AS t(id, epoch)
+            WHERE NOT EXISTS (SELECT 1 FROM statechart_machines m WHERE m.id = t.id)
+            ORDER BY id ON CONFLICT DO NOTHING
+            """, logger: logger)
+        let ids = events.map(\.machine)
+        let eventIDs = events.map(\.eventID)
+        let payloads = events.map(\.payload)
+        let times = events.map(\.acknowledgedAt)
+        var inserted: [String: Int64] = [:]
+        let rows = try await connection.query(
+            """
+            INSERT INTO statechart_journal (machine_id, event_id, kind, payload, acknowledged_at)
+            SELECT m, e, 0, p, a FROM unnest(\(ids)::text[], \(eventIDs)::text[], \(payloads)::text[], \(times)::bigint[])
+                AS t(m, e, p, a)
+            ON CONFLICT (machine_id, event_id) DO NOTHING
+            RETURNING machine_id, event_id, position
+            """, logger: logger)
+        for try await (machine, eventID, position) in rows.decode((String, String, Int64).self) {
+            inserted[machine + "\u{0}" + eventID] = position
+        }
+        return inserted
     }
 
     /// Claims machines with pending events (oldest first) or timers due with `FOR UPDATE SKIP
@@ -394,6 +438,35 @@ public final class PostgresMachineStore: MachineStore {
                     """, logger: logger)
             }
         }
+        let sends = updates.flatMap(\.sends)
+        if !sends.isEmpty { _ = try await journal(sends, connection, logger) }
+        let cancelled = updates.flatMap { update in update.cancelledSends.map { (update.id, $0) } }
+        if !cancelled.isEmpty {
+            let machines = cancelled.map(\.0)
+            let sendIDs = cancelled.map(\.1)
+            try await connection.query(
+                """
+                DELETE FROM statechart_outbox o USING unnest(\(machines)::text[], \(sendIDs)::text[]) AS c(id, send)
+                WHERE o.machine_id = c.id AND o.send_id = c.send AND NOT o.dead
+                """, logger: logger)
+        }
+        let effects = updates.flatMap(\.outbox)
+        if !effects.isEmpty {
+            let machines = effects.map(\.key.machine)
+            let sequences = effects.map(\.key.sequence)
+            let indexes = effects.map { Int64($0.key.index) }
+            let kinds = effects.map(\.kind)
+            let sendIDs = effects.map { $0.sendID ?? "" }
+            let payloads = effects.map(\.payload)
+            let due = effects.map(\.dueAt)
+            try await connection.query(
+                """
+                INSERT INTO statechart_outbox (machine_id, sequence, effect_index, kind, send_id, payload, due_at)
+                SELECT m, s, i, k, nullif(d, ''), p, t FROM unnest(\(machines)::text[], \(sequences)::bigint[],
+                    \(indexes)::bigint[], \(kinds)::text[], \(sendIDs)::text[], \(payloads)::text[], \(due)::bigint[])
+                    AS e(m, s, i, k, d, p, t)
+                """, logger: logger)
+        }
         let compacted = updates.compactMap { update in update.compactThrough.map { (update.id, $0) } }
         if !compacted.isEmpty {
             let machines = compacted.map(\.0)
@@ -488,13 +561,15 @@ public final class PostgresMachineStore: MachineStore {
         do {
             return try await client.withConnection { connection in
                 var backlog = Backlog(pendingEvents: 0, dueTimers: 0)
-                for try await (pending, due) in try await connection.query(
+                for try await (pending, due, effects, dead) in try await connection.query(
                     """
                     SELECT (SELECT count(*) FROM statechart_journal WHERE sequence IS NULL),
-                           (SELECT count(*) FROM statechart_timers WHERE due_at <= \(now))
+                           (SELECT count(*) FROM statechart_timers WHERE due_at <= \(now)),
+                           (SELECT count(*) FROM statechart_outbox WHERE NOT dead AND due_at <= \(now)),
+                           (SELECT count(*) FROM statechart_outbox WHERE dead)
                     """, logger: logger
-                ).decode((Int, Int).self) {
-                    backlog = Backlog(pendingEvents: pending, dueTimers: due)
+                ).decode((Int, Int, Int, Int).self) {
+                    backlog = Backlog(pendingEvents: pending, dueTimers: due, dueEffects: effects, deadLetters: dead)
                 }
                 return backlog
             }
@@ -521,11 +596,12 @@ public final class PostgresMachineStore: MachineStore {
         }
     }
 
-    /// Deletes every machine, journal entry and timer: for tests and benchmarks.
+    /// Deletes every machine, journal entry, timer and outbox entry: for tests and benchmarks.
     public func removeAll() async throws(StoreError) {
         do {
             try await client.query(
-                "TRUNCATE statechart_machines, statechart_journal, statechart_timers RESTART IDENTITY", logger: logger)
+                "TRUNCATE statechart_machines, statechart_journal, statechart_timers, statechart_outbox RESTART IDENTITY",
+                logger: logger)
         } catch {
             throw Self.failure("emptying the tables", error)
         }

@@ -97,7 +97,7 @@ public struct SQLiteMachineStore: MachineStore {
     }
 
     /// The schema versions this library writes, newest last.
-    static let migrations = ["v1"]
+    static let migrations = ["v1", "v2"]
 
     private func migrate() throws(StoreError) {
         var migrator = DatabaseMigrator()
@@ -135,6 +135,28 @@ public struct SQLiteMachineStore: MachineStore {
                     CREATE INDEX statechart_timers_due ON statechart_timers(due_at);
                     """)
         }
+        migrator.registerMigration("v2") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE statechart_outbox (
+                        machine_id TEXT NOT NULL,
+                        sequence INTEGER NOT NULL,
+                        effect_index INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        send_id TEXT,
+                        payload TEXT NOT NULL,
+                        due_at INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        last_error TEXT,
+                        dead INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (machine_id, sequence, effect_index)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX statechart_outbox_due ON statechart_outbox(due_at) WHERE dead = 0;
+                    CREATE INDEX statechart_outbox_dead ON statechart_outbox(due_at) WHERE dead = 1;
+                    CREATE INDEX statechart_outbox_send ON statechart_outbox(machine_id, send_id)
+                        WHERE send_id IS NOT NULL;
+                    """)
+        }
         do {
             let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
             if let unknown = applied.first(where: { !Self.migrations.contains($0) }) {
@@ -155,26 +177,29 @@ public struct SQLiteMachineStore: MachineStore {
     public func enqueue(_ events: [IncomingEvent]) async throws(StoreError) -> [Admission] {
         if events.isEmpty { return [] }
         do {
-            return try await pool.write { db in
-                let machine = try db.cachedStatement(
-                    sql: "INSERT OR IGNORE INTO statechart_machines (id, epoch) VALUES (?, ?)")
-                let insert = try db.cachedStatement(
-                    sql: """
-                        INSERT OR IGNORE INTO statechart_journal (machine_id, event_id, kind, payload, acknowledged_at)
-                        VALUES (?, ?, 0, ?, ?)
-                        """)
-                var admissions: [Admission] = []
-                admissions.reserveCapacity(events.count)
-                for event in events {
-                    try machine.execute(arguments: [event.machine, event.acknowledgedAt])
-                    try insert.execute(arguments: [event.machine, event.eventID, event.payload, event.acknowledgedAt])
-                    admissions.append(db.changesCount > 0 ? .journaled(position: db.lastInsertedRowID) : .duplicate)
-                }
-                return admissions
-            }
+            return try await pool.write { db in try Self.journal(db, events) }
         } catch {
             throw Self.failure("journaling \(events.count) events", error)
         }
+    }
+
+    /// Journals `events`, creating the machines they name, in the transaction of `db`.
+    static func journal(_ db: Database, _ events: [IncomingEvent]) throws -> [Admission] {
+        let machine = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO statechart_machines (id, epoch) VALUES (?, ?)")
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO statechart_journal (machine_id, event_id, kind, payload, acknowledged_at)
+                VALUES (?, ?, 0, ?, ?)
+                """)
+        var admissions: [Admission] = []
+        admissions.reserveCapacity(events.count)
+        for event in events {
+            try machine.execute(arguments: [event.machine, event.acknowledgedAt])
+            try insert.execute(arguments: [event.machine, event.eventID, event.payload, event.acknowledgedAt])
+            admissions.append(db.changesCount > 0 ? .journaled(position: db.lastInsertedRowID) : .duplicate)
+        }
+        return admissions
     }
 
     /// Claims machines with pending events (oldest first) or timers due, in the write transaction
@@ -297,7 +322,16 @@ public struct SQLiteMachineStore: MachineStore {
             sql: "INSERT INTO statechart_timers (machine_id, serial, name, due_at) VALUES (?, ?, ?, ?)")
         let compact = try db.cachedStatement(
             sql: "DELETE FROM statechart_journal WHERE machine_id = ? AND sequence <= ?")
+        let effect = try db.cachedStatement(
+            sql: """
+                INSERT INTO statechart_outbox (machine_id, sequence, effect_index, kind, send_id, payload, due_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
+        let cancel = try db.cachedStatement(
+            sql: "DELETE FROM statechart_outbox WHERE machine_id = ? AND send_id = ? AND dead = 0")
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        let sends = updates.flatMap(\.sends)
+        if !sends.isEmpty { _ = try journal(db, sends) }
         for update in updates {
             for event in update.appliedEvents {
                 try applied.execute(arguments: [event.sequence, event.time, event.position])
@@ -317,6 +351,15 @@ public struct SQLiteMachineStore: MachineStore {
             }
             if let through = update.compactThrough {
                 try compact.execute(arguments: [update.id, through])
+            }
+            for sendID in update.cancelledSends {
+                try cancel.execute(arguments: [update.id, sendID])
+            }
+            for entry in update.outbox {
+                try effect.execute(arguments: [
+                    entry.key.machine, entry.key.sequence, entry.key.index, entry.kind, entry.sendID, entry.payload,
+                    entry.dueAt,
+                ])
             }
         }
     }
@@ -371,7 +414,12 @@ public struct SQLiteMachineStore: MachineStore {
                     pendingEvents: try Int.fetchOne(
                         db, sql: "SELECT count(*) FROM statechart_journal WHERE sequence IS NULL") ?? 0,
                     dueTimers: try Int.fetchOne(
-                        db, sql: "SELECT count(*) FROM statechart_timers WHERE due_at <= ?", arguments: [now]) ?? 0)
+                        db, sql: "SELECT count(*) FROM statechart_timers WHERE due_at <= ?", arguments: [now]) ?? 0,
+                    dueEffects: try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM statechart_outbox WHERE dead = 0 AND due_at <= ?",
+                        arguments: [now]) ?? 0,
+                    deadLetters: try Int.fetchOne(db, sql: "SELECT count(*) FROM statechart_outbox WHERE dead = 1")
+                        ?? 0)
             }
         } catch {
             throw Self.failure("counting the backlog", error)

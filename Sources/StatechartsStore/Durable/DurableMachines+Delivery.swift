@@ -1,0 +1,145 @@
+#if Store
+import Foundation
+import Statecharts
+
+extension DurableMachines {
+    /// The outbox kind of a delayed send to another machine of the fleet: journaled into that
+    /// machine's queue once its delay has passed.
+    static var fleetSendKind: String { "fleetSend" }
+
+    /// Delivers the effects due now, up to ``DurableOptions/effectsPerBatch``: claims them (each
+    /// held for its policy's time limit plus ``DurableOptions/leaseMargin``), hands each to the
+    /// fleet's `deliver` handler (the effects of one machine one after another, in the order it
+    /// asked for them; different machines' at the same time), then records in one transaction
+    /// which were delivered, which are to be retried, and which are dead letters.
+    ///
+    /// A delayed send to another machine of the fleet is journaled into that machine's queue,
+    /// with its key as the event's identifier: a retry is recognized, so it is journaled once.
+    ///
+    /// - Returns: How many effects it attempted.
+    @discardableResult
+    public func deliverEffects() async throws(StoreError) -> Int {
+        let options = options
+        let claimed = try await store.claimEffects(
+            EffectClaimRequest(now: clock(), limit: options.effectsPerBatch) { kind in
+                let policy = options.retryPolicy(for: EffectKind(rawValue: kind) ?? .send)
+                return (policy.timeLimit + options.leaseMargin).nanosecondsSinceZero
+            })
+        if claimed.isEmpty { return 0 }
+        let byMachine = Dictionary(grouping: claimed, by: \.key.machine).values.map { entries in
+            entries.sorted { $0.key < $1.key }
+        }
+        let outcomes = await withTaskGroup(of: [EffectOutcome].self) { group in
+            for entries in byMachine {
+                group.addTask {
+                    var outcomes: [EffectOutcome] = []
+                    for entry in entries { outcomes.append(await self.attempt(entry)) }
+                    return outcomes
+                }
+            }
+            var all: [EffectOutcome] = []
+            for await outcomes in group { all += outcomes }
+            return all
+        }
+        try await store.settleEffects(outcomes)
+        return claimed.count
+    }
+
+    /// One attempt at `entry`, and what is to become of it.
+    func attempt(_ entry: OutboxEntry) async -> EffectOutcome {
+        let effect: DurableEffect<State, Event, Context>
+        do {
+            effect = try JSONDecoder().decode(DurableEffect<State, Event, Context>.self, from: Data(entry.payload.utf8))
+        } catch {
+            return EffectOutcome(
+                key: entry.key, attempt: entry.attempts,
+                result: .deadLetter(error: "the effect does not decode with this fleet's types: \(error)"))
+        }
+        let policy = options.retryPolicy(for: effect.kind)
+        let failure: String?
+        if entry.kind == Self.fleetSendKind {
+            failure = await journalFleetSend(effect, key: entry.key)
+        } else if let deliver {
+            failure = await Self.run(
+                EffectDelivery(key: entry.key, attempt: entry.attempts, effect: effect), deliver,
+                timeLimit: policy.timeLimit)
+        } else {
+            failure = "this fleet has no delivery handler (pass `deliver` to every DurableMachines on this store)"
+        }
+        guard let failure else { return EffectOutcome(key: entry.key, attempt: entry.attempts, result: .delivered) }
+        if entry.attempts >= policy.maximumAttempts {
+            return EffectOutcome(key: entry.key, attempt: entry.attempts, result: .deadLetter(error: failure))
+        }
+        return EffectOutcome(
+            key: entry.key, attempt: entry.attempts,
+            result: .retry(at: clock() &+ policy.delay(afterAttempt: entry.attempts), error: failure))
+    }
+
+    /// Journals a delayed send into its machine's queue; the reason it failed, or `nil`.
+    func journalFleetSend(_ effect: DurableEffect<State, Event, Context>, key: EffectKey) async -> String? {
+        guard case .send(let event, let target, _, _) = effect else { return "a fleet send holds no event" }
+        do {
+            let payload = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
+            _ = try await commits.submit(
+                IncomingEvent(machine: target, eventID: key.description, payload: payload, acknowledgedAt: clock()))
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// Runs `deliver` on `delivery` for at most `timeLimit`; the reason it failed, or `nil`.
+    static func run(
+        _ delivery: Delivery, _ deliver: @escaping @Sendable (Delivery) async throws -> Void, timeLimit: Duration
+    ) async -> String? {
+        await withTaskGroup(of: String??.self) { group in
+            group.addTask {
+                do {
+                    try await deliver(delivery)
+                    return .some(nil)
+                } catch {
+                    return .some(String(describing: error))
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeLimit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? "the attempt took longer than its time limit of \(timeLimit) and was cancelled"
+        }
+    }
+
+    // MARK: - Dead letters
+
+    /// The dead letters of the fleet's store, oldest first: effects that exhausted their retry
+    /// policy, with the error of their last attempt.
+    public func deadLetters(limit: Int = 100) async throws(StoreError) -> [DeadLetter<State, Event, Context>] {
+        let decoder = JSONDecoder()
+        return try await store.deadLetters(limit: limit).map { entry in
+            DeadLetter(
+                key: entry.key, attempts: entry.attempts, error: entry.lastError ?? "",
+                effect: try? decoder.decode(DurableEffect<State, Event, Context>.self, from: Data(entry.payload.utf8)),
+                payload: entry.payload)
+        }
+    }
+
+    /// Makes the dead letter `key` due now, with a fresh retry policy: a worker delivers it with
+    /// the same key as before.
+    ///
+    /// - Returns: Whether there was such a dead letter.
+    @discardableResult
+    public func retryDeadLetter(_ key: EffectKey) async throws(StoreError) -> Bool {
+        let found = try await store.retryDeadLetter(key, at: clock())
+        if found { effectSignal.wake() }
+        return found
+    }
+
+    /// What the machine `id` still has in the outbox: effects waiting to be delivered (delayed
+    /// sends included) and its dead letters, in the order it asked for them.
+    public func outbox(of id: String) async throws(StoreError) -> [OutboxEntry] {
+        try await store.outbox(of: id)
+    }
+}
+#endif

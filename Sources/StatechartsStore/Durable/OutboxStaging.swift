@@ -1,0 +1,113 @@
+#if Store
+import Foundation
+import Statecharts
+
+/// Turns the effects of a durable machine's steps into what the step's transaction writes: outbox
+/// entries, events for other machines of the fleet, and cancelled delayed sends.
+///
+/// Every effect of a step gets the key (machine, the step's journal sequence, its place among the
+/// step's effects), whether or not it is kept, so that a key never depends on what the fleet
+/// delivers.
+struct OutboxStaging<State, Event, Context>
+where
+    State: Hashable & Codable & Sendable, Event: StatechartEvent & Codable & Sendable,
+    Event.Kind: Hashable & Sendable, Context: Codable & Sendable
+{
+    /// The machine whose steps these are.
+    let machine: String
+    /// The worker's time, in nanoseconds since 1970: effects are due from then, delayed sends
+    /// after their delay.
+    let now: Int64
+    /// Whether the fleet delivers effects that leave it; without a handler only sends to other
+    /// machines of the fleet are kept.
+    let keepsEffects: Bool
+    /// The outbox entries, in the order the steps asked for them.
+    private(set) var entries: [OutboxEntry] = []
+    /// Events for machines of the fleet, journaled in the same transaction.
+    private(set) var sends: [IncomingEvent] = []
+    /// Identifiers of delayed sends cancelled, whose entries committed before are removed.
+    private(set) var cancelled: [String] = []
+    /// Effects that could not be kept (their values do not encode), for the fleet's `onError`.
+    private(set) var problems: [String] = []
+    private let encoder = JSONEncoder()
+
+    init(machine: String, now: Int64, keepsEffects: Bool) {
+        self.machine = machine
+        self.now = now
+        self.keepsEffects = keepsEffects
+    }
+
+    /// Whether `outgoing` goes to a machine of the fleet: a plain target through SCXML's own
+    /// event processor (or none), as a member of a live system is addressed. Targets such as
+    /// `#_parent`, and other processors, leave the fleet.
+    static func staysInFleet(_ outgoing: OutgoingEvent<Event>) -> Bool {
+        if let type = outgoing.type,
+            type != "http://www.w3.org/TR/scxml/#SCXMLEventProcessor" && type != "scxml"
+        {
+            return false
+        }
+        return !outgoing.target.isEmpty && outgoing.target.utf8.first != UInt8(ascii: "#")
+    }
+
+    /// Stages the effects of the step applied as journal entry `sequence`.
+    mutating func stage(_ effects: [MachineEffect<State, Event, Context>], sequence: Int64) {
+        for (index, effect) in effects.enumerated() {
+            let key = EffectKey(machine: machine, sequence: sequence, index: index)
+            switch effect {
+            case .send(let outgoing):
+                if Self.staysInFleet(outgoing) {
+                    let durable = DurableEffect<State, Event, Context>.send(
+                        event: outgoing.event, target: outgoing.target, type: outgoing.type, id: outgoing.id)
+                    if outgoing.delay > .zero {
+                        keep(durable, key: key, kind: "fleetSend", sendID: outgoing.id, delay: outgoing.delay)
+                    } else if let payload = encode(outgoing.event, key) {
+                        sends.append(
+                            IncomingEvent(
+                                machine: outgoing.target, eventID: key.description, payload: payload,
+                                acknowledgedAt: now))
+                    }
+                } else if keepsEffects {
+                    keep(
+                        .send(event: outgoing.event, target: outgoing.target, type: outgoing.type, id: outgoing.id),
+                        key: key, kind: EffectKind.send.rawValue, sendID: outgoing.id, delay: outgoing.delay)
+                }
+            case .cancelSend(let id):
+                entries.removeAll { $0.sendID == id }
+                cancelled.append(id)
+            case .log(let record):
+                if keepsEffects {
+                    keep(.log(label: record.label, message: record.message), key: key, kind: EffectKind.log.rawValue)
+                }
+            case .startInvocation(let start):
+                if keepsEffects {
+                    keep(
+                        .startInvocation(id: start.id, name: start.name, state: start.state, context: start.context),
+                        key: key, kind: EffectKind.startInvocation.rawValue)
+                }
+            case .cancelInvocation(let id):
+                if keepsEffects { keep(.cancelInvocation(id), key: key, kind: EffectKind.cancelInvocation.rawValue) }
+            }
+        }
+    }
+
+    private mutating func keep(
+        _ effect: DurableEffect<State, Event, Context>, key: EffectKey, kind: String, sendID: String? = nil,
+        delay: Duration = .zero
+    ) {
+        guard let payload = encode(effect, key) else { return }
+        entries.append(
+            OutboxEntry(
+                key: key, kind: kind, sendID: sendID, payload: payload,
+                dueAt: now &+ max(0, delay.nanosecondsSinceZero)))
+    }
+
+    private mutating func encode(_ value: some Encodable, _ key: EffectKey) -> String? {
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            problems.append("the effect \(key) cannot be encoded, and is not kept: \(error)")
+            return nil
+        }
+    }
+}
+#endif
