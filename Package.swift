@@ -353,6 +353,7 @@ let package = Package(
             name: "StatechartsStoreTests",
             dependencies: [
                 "StatechartsStore", "Statecharts",
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Store"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ]),
         // End-to-end tests of the `statechart` binary.
@@ -371,6 +372,7 @@ var documentationExampleDependencies: [Target.Dependency] {
         "Statecharts", "StatechartsSCXML", "StatechartsLogging", "StatechartsHTTP", "StatechartsInspector",
         "StatechartsBluetooth", "StatechartsTesting", "StatechartsStore", "CoreBluetoothAdapterStandIn",
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+        .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Store"])),
         .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
         .product(name: "Clocks", package: "swift-clocks"),
     ]

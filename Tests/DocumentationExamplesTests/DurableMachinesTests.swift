@@ -1,5 +1,6 @@
 #if Store
 import Foundation
+import GRDB
 import Statecharts
 import StatechartsStore
 import Testing
@@ -171,6 +172,33 @@ struct DurableMachinesExamples {
         try await sensors.drain()
         #expect(posted.withLock { $0 } == ["sensor-4/2/1"])
         #expect(try await sensors.deadLetters().isEmpty)
+    }
+
+    @Test("the app's own database: the store's migrations in its migrator, an event sent with its rows")
+    func appDatabase() async throws {
+        let database = try DatabasePool(path: try Self.temporaryPath())
+
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("createInstallations") { db in
+            try db.execute(sql: "CREATE TABLE installations (sensor TEXT PRIMARY KEY NOT NULL, site TEXT NOT NULL)")
+        }
+        SQLiteMachineStore.registerMigrations(in: &migrator)
+        try migrator.migrate(database)
+        let store = try SQLiteMachineStore(writer: database)
+
+        let sensors = try DurableMachines(chart: sensorChart(), store: store) { id in Sensor(id: id) }
+
+        try await database.write { db in
+            try db.execute(
+                sql: "INSERT INTO installations (sensor, site) VALUES (?, ?)", arguments: ["sensor-12", "Dock B"])
+            try sensors.send(.replaced, to: "sensor-12", id: "install-sensor-12", in: db)
+        }
+
+        try await sensors.drain()
+        #expect(try await sensors.machine("sensor-12")?.context.battery == 100)
+        #expect(
+            try await database.read { db in try String.fetchOne(db, sql: "SELECT site FROM installations") } == "Dock B"
+        )
     }
 
     #if PostgreSQL

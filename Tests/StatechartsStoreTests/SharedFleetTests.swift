@@ -156,7 +156,9 @@ struct SharedFleetTests {
         let path = folder.appendingPathComponent("m.sqlite").path
         do {
             let store = try SQLiteMachineStore(path: path)
-            try await store.pool.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v3')") }
+            try await store.pool.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('statecharts-store-v3')")
+            }
         }
         #expect(throws: StoreError.schemaTooNew(found: 3, supported: 2)) { try SQLiteMachineStore(path: path) }
     }
@@ -172,7 +174,10 @@ struct SharedFleetTests {
             try await orders(store, clock).send(.add(1), to: "old")
             // As a library of version 1 left it.
             try await store.pool.write { db in
-                try db.execute(sql: "DROP TABLE statechart_outbox; DELETE FROM grdb_migrations WHERE identifier = 'v2'")
+                try db.execute(
+                    sql:
+                        "DROP TABLE statechart_outbox; DELETE FROM grdb_migrations WHERE identifier = 'statecharts-store-v2'"
+                )
             }
         }
         let store = try SQLiteMachineStore(path: path)

@@ -56,7 +56,8 @@ public struct SQLiteMachineStore: MachineStore {
 
     /// The database's file.
     public let path: String
-    let pool: DatabasePool
+    /// The connection the store reads and writes through: its own pool, or the app's.
+    let pool: any DatabaseWriter
 
     /// Opens (creating it when missing) the database at `path` and brings its tables to this
     /// library's schema.
@@ -85,6 +86,39 @@ public struct SQLiteMachineStore: MachineStore {
         try migrate()
     }
 
+    /// A store in the app's own database, through the `writer` (a `DatabasePool` or a
+    /// `DatabaseQueue`) that the app already has: its machines live beside the app's rows, and
+    /// ``DurableMachines/send(_:to:id:in:)`` journals an event in the app's own transaction.
+    ///
+    /// Register the store's migrations in the app's migrator, and migrate, before making it:
+    ///
+    /// ```swift
+    /// var migrator = DatabaseMigrator()
+    /// migrator.registerMigration("createShipments") { db in
+    ///     try db.execute(sql: "CREATE TABLE shipments (id TEXT PRIMARY KEY NOT NULL, address TEXT NOT NULL)")
+    /// }
+    /// SQLiteMachineStore.registerMigrations(in: &migrator)
+    /// try migrator.migrate(database)
+    /// let store = try SQLiteMachineStore(writer: database)
+    /// ```
+    ///
+    /// The app's configuration of the connection stands (its `synchronous` level, busy timeout and
+    /// caches): ``Options`` apply only to the store's own file.
+    ///
+    /// - Throws: ``StoreError/invalidConfiguration(_:)`` when the store's migrations have not all
+    ///   been applied; ``StoreError/schemaTooNew(found:supported:)`` when a newer library wrote the
+    ///   tables.
+    public init(writer: any DatabaseWriter) throws(StoreError) {
+        path = writer.path
+        pool = writer
+        let applied = try Self.appliedMigrations(writer, path: path)
+        if let missing = Self.migrations.first(where: { !applied.contains($0) }) {
+            throw .invalidConfiguration(
+                "the store's migration '\(missing)' is not applied to \(path): register the store's migrations "
+                    + "with SQLiteMachineStore.registerMigrations(in:) and migrate before making the store")
+        }
+    }
+
     /// The store's name in errors.
     static let name = "SQLite store"
 
@@ -96,12 +130,53 @@ public struct SQLiteMachineStore: MachineStore {
         return .database(store: name, operation: operation, message: "\(error)")
     }
 
-    /// The schema versions this library writes, newest last.
-    static let migrations = ["v1", "v2"]
+    /// The identifiers of the migrations this library writes, newest last: prefixed, so that they
+    /// stand beside an app's own in one migrator.
+    static let migrations = ["statecharts-store-v1", "statecharts-store-v2"]
 
+    /// The prefix of the store's migration identifiers.
+    static let migrationPrefix = "statecharts-store-v"
+
+    /// Brings the store's own file to this library's schema.
     private func migrate() throws(StoreError) {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+        Self.registerMigrations(in: &migrator)
+        do {
+            _ = try Self.appliedMigrations(pool, path: path)
+            try migrator.migrate(pool)
+        } catch {
+            throw Self.failure("migrating \(path)", error)
+        }
+    }
+
+    /// The store's migrations that `writer`'s database has applied.
+    ///
+    /// - Throws: ``StoreError/schemaTooNew(found:supported:)`` when a newer library applied one
+    ///   this library does not know.
+    static func appliedMigrations(_ writer: any DatabaseWriter, path: String) throws(StoreError) -> Set<String> {
+        let applied: Set<String>
+        do {
+            applied = try writer.read { db in
+                try db.tableExists("grdb_migrations")
+                    ? String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations") : []
+            }
+        } catch {
+            throw failure("reading the migrations of \(path)", error)
+        }
+        let mine = applied.filter { $0.hasPrefix(migrationPrefix) }
+        if let unknown = mine.first(where: { !migrations.contains($0) }) {
+            throw .schemaTooNew(
+                found: Int(unknown.dropFirst(migrationPrefix.count)) ?? migrations.count + 1,
+                supported: migrations.count)
+        }
+        return mine
+    }
+
+    /// Registers the store's migrations in an app's `migrator`, after the app's own: the tables of
+    /// ``MachineStore``, each created by the migration of the library version that added it.
+    /// Identifiers start with `statecharts-store-`, so they do not collide with the app's.
+    public static func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("statecharts-store-v1") { db in
             try db.execute(
                 sql: """
                     CREATE TABLE statechart_machines (
@@ -135,7 +210,7 @@ public struct SQLiteMachineStore: MachineStore {
                     CREATE INDEX statechart_timers_due ON statechart_timers(due_at);
                     """)
         }
-        migrator.registerMigration("v2") { db in
+        migrator.registerMigration("statecharts-store-v2") { db in
             try db.execute(
                 sql: """
                     CREATE TABLE statechart_outbox (
@@ -156,16 +231,6 @@ public struct SQLiteMachineStore: MachineStore {
                     CREATE INDEX statechart_outbox_send ON statechart_outbox(machine_id, send_id)
                         WHERE send_id IS NOT NULL;
                     """)
-        }
-        do {
-            let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
-            if let unknown = applied.first(where: { !Self.migrations.contains($0) }) {
-                throw StoreError.schemaTooNew(
-                    found: Int(unknown.dropFirst()) ?? Self.migrations.count + 1, supported: Self.migrations.count)
-            }
-            try migrator.migrate(pool)
-        } catch {
-            throw Self.failure("migrating \(path)", error)
         }
     }
 
