@@ -81,6 +81,14 @@ public struct MachineLog: Sendable, Hashable, CustomStringConvertible {
 
 extension MachineEffect: Sendable where State: Sendable, Event: Sendable, Event.Kind: Sendable, Context: Sendable {}
 
+extension OutgoingEvent {
+    /// Whether `type` names SCXML's own event I/O processor, the default (SCXML 1.0, section C.1):
+    /// a send with it goes where one without a type goes.
+    package static func isSCXMLProcessor(_ type: String) -> Bool {
+        type == "http://www.w3.org/TR/scxml/#SCXMLEventProcessor" || type == "scxml"
+    }
+}
+
 extension OutgoingEvent: Sendable where Event: Sendable {}
 
 extension OutgoingEvent: Equatable where Event: Equatable {}

@@ -83,7 +83,7 @@ struct LiveRouter<State: Hashable, Event: StatechartEvent, Context>: EffectRoute
     /// a send with it goes where one without a type goes.
     @usableFromInline
     static func isSCXMLProcessor(_ type: String) -> Bool {
-        type == "http://www.w3.org/TR/scxml/#SCXMLEventProcessor" || type == "scxml"
+        OutgoingEvent<Event>.isSCXMLProcessor(type)
     }
 
     /// Hands `outgoing` to the system's event I/O processor of `type`; nobody takes it when the

@@ -29,7 +29,8 @@ where
     private(set) var cancelled: [String] = []
     /// Effects that could not be kept (their values do not encode), for the fleet's `onError`.
     private(set) var problems: [String] = []
-    private let encoder = JSONEncoder()
+    /// Made at the first effect to encode: most steps of most machines have none.
+    private var encoder: JSONEncoder?
 
     init(machine: String, now: Int64, keepsEffects: Bool) {
         self.machine = machine
@@ -41,11 +42,7 @@ where
     /// event processor (or none), as a member of a live system is addressed. Targets such as
     /// `#_parent`, and other processors, leave the fleet.
     static func staysInFleet(_ outgoing: OutgoingEvent<Event>) -> Bool {
-        if let type = outgoing.type,
-            type != "http://www.w3.org/TR/scxml/#SCXMLEventProcessor" && type != "scxml"
-        {
-            return false
-        }
+        if let type = outgoing.type, !OutgoingEvent<Event>.isSCXMLProcessor(type) { return false }
         return !outgoing.target.isEmpty && outgoing.target.utf8.first != UInt8(ascii: "#")
     }
 
@@ -102,6 +99,8 @@ where
     }
 
     private mutating func encode(_ value: some Encodable, _ key: EffectKey) -> String? {
+        let encoder = self.encoder ?? JSONEncoder()
+        self.encoder = encoder
         do {
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         } catch {
