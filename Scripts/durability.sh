@@ -13,10 +13,13 @@
 #
 # SQLite with one worker; PostgreSQL with 4 workers sharing the fleet, when STATECHARTS_POSTGRES_URL
 # names a server (Scripts/postgres.sh starts one and prints its URL; without it, PostgreSQL is
-# skipped with a message).
+# skipped with a message). PostgreSQL runs twice more with faults in the database too: the server
+# restarted in the middle of the run (pg_ctlcluster, when the cluster is local), and a proxy on
+# loopback (Scripts/fault-proxy.py) that cuts the workers' connections at random.
 #
 #   Scripts/durability.sh [--kills N] [--events E] [--machines M]     crash tests (default 20 kills per store)
-#   Scripts/durability.sh --bench [--events E] [--machines M]          the benchmark (release build)
+#   Scripts/durability.sh --bench [--events E] [--machines M]          the benchmark (release build): throughput,
+#                                                                      then latency with another process sending
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,14 +65,17 @@ else
   statechart="$(swift build --enable-all-traits --show-bin-path)/statechart"
 fi
 
-# crash_test LABEL STORE WORKERS: workers killed and restarted KILLS times, then the check.
+# crash_test LABEL STORE WORKERS [WORKER_STORE]: workers killed and restarted KILLS times, then the
+# check. The workers use WORKER_STORE when given (the same database through the fault proxy); the
+# check always uses STORE.
 crash_test() {
-  local label="$1" store="$2" workers="$3"
+  local label="$1" store="$2" workers="$3" worker_store="${4:-$2}"
   "$tool" reset --store "$store"
   local -a pids acks
   start_worker() {
-    "$tool" work --store "$store" --worker "$1" --workers "$workers" --machines "$machines" \
+    "$tool" work --store "$worker_store" --worker "$1" --workers "$workers" --machines "$machines" \
       --events "$events" --acks "$work/$label-acks-$1.txt" --deliveries "$work/$label-deliveries.txt" \
+      --activities "$work/$label-activities.txt" \
       2>>"$work/$label-errors.txt" &
     pids[$1]=$!
   }
@@ -102,7 +108,7 @@ crash_test() {
   for ((k = 0; k < workers; k++)); do options+=(--acks "${acks[$k]}"); done
   echo "$label: $done_kills workers killed with kill -9 and restarted" >&2
   "$tool" check --store "$store" --workers "$workers" --machines "$machines" --events "$events" \
-    --deliveries "$work/$label-deliveries.txt" --label "$label" "${options[@]}"
+    --deliveries "$work/$label-deliveries.txt" --activities "$work/$label-activities.txt" --label "$label" "${options[@]}"
   echo "$label: statechart fleet ${store%%:*}:…" >&2
   "$statechart" fleet "$store" --dead-letters 5 | sed "s/^/  /" >&2
 }
@@ -135,6 +141,29 @@ print(f"| {label} | {workers} | {events} | {events / applied:,.0f} | {events / a
 PY
 }
 
+# latency_run LABEL STORE: a worker process (serve) applies what another process sends (pace), at
+# 1,000 events/s and then as fast as it can; one line each, from each event's acknowledgement to
+# its application, and from the send's call.
+latency_run() {
+  local label="$1" store="$2"
+  "$tool" reset --store "$store"
+  "$tool" serve --store "$store" --seconds 600 2>>"$work/serve-$label.txt" &
+  local server=$!
+  sleep 1
+  for rate in 1000 0; do
+    "$tool" pace --store "$store" --rate "$rate" --seconds 10 --machines 1000 >"$work/pace-$label-$rate.json"
+    python3 - "$label" "$rate" "$work/pace-$label-$rate.json" <<'PY'
+import json, sys
+label, rate, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+r = json.load(open(path))
+load = f"{rate:,} events/s" if rate else "full load"
+print(f"| {label} | {load} | {r['rate']:,} | {r['applied']:,} | {r['ack_p50_ms']:.1f} | {r['ack_p99_ms']:.1f} | {r['call_p50_ms']:.1f} | {r['call_p99_ms']:.1f} |")
+PY
+  done
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+}
+
 postgres="${STATECHARTS_POSTGRES_URL:-}"
 if [[ $bench == 1 ]]; then
   echo "| Store | Workers | Events | Applied events/s | Acknowledged events/s | p50 ack ms | p99 ack ms | Baseline inserts/s | Ratio to baseline |"
@@ -146,12 +175,36 @@ if [[ $bench == 1 ]]; then
   else
     echo "PostgreSQL skipped: set STATECHARTS_POSTGRES_URL (export STATECHARTS_POSTGRES_URL=\"\$(Scripts/postgres.sh)\")" >&2
   fi
+  echo
+  echo "| Store | Load | Sent events/s | Applied | p50 ack→applied ms | p99 ack→applied ms | p50 send→applied ms | p99 send→applied ms |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  latency_run sqlite "sqlite:$work/latency.sqlite"
+  if [[ -n "$postgres" ]]; then latency_run postgres "$postgres"; fi
   exit 0
 fi
 
 crash_test sqlite "sqlite:$work/fleet.sqlite" 1
 if [[ -n "$postgres" ]]; then
   crash_test postgres "$postgres" 4
+  # Faults in the database itself, with the same kills: the server restarted in the middle of the
+  # run, then a proxy on loopback that cuts connections at random.
+  cluster="$(pg_lsclusters --no-header 2>/dev/null | awk '$4 == "online" { print $1 " " $2; exit }')"
+  if [[ -n "$cluster" ]]; then
+    (sleep 4; pg_ctlcluster $cluster restart && echo "postgres-restart: the server restarted ($cluster)" >&2) &
+    restarter=$!
+    crash_test postgres-restart "$postgres" 4
+    wait "$restarter" || { echo "postgres-restart: restarting the server failed" >&2; exit 1; }
+  else
+    echo "postgres-restart skipped: no local cluster that pg_ctlcluster can restart" >&2
+  fi
+  python3 Scripts/fault-proxy.py --target "$(python3 -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(f"{p.hostname}:{p.port or 5432}")' "$postgres")" \
+    --mean-seconds 0.5 >"$work/proxy-port.txt" 2>"$work/proxy-cuts.txt" &
+  proxy=$!
+  for _ in $(seq 50); do [[ -s "$work/proxy-port.txt" ]] && break; sleep 0.1; done
+  proxied="$(python3 -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(p._replace(netloc=p.netloc.rsplit(":", 1)[0] + ":" + sys.argv[2]).geturl() if p.port else p._replace(netloc=p.netloc + ":" + sys.argv[2]).geturl())' "$postgres" "$(cat "$work/proxy-port.txt")")"
+  crash_test postgres-proxy "$postgres" 4 "$proxied"
+  kill "$proxy" 2>/dev/null || true
+  echo "postgres-proxy: the proxy cut $(grep -c 'cut connection' "$work/proxy-cuts.txt") connections" >&2
 else
   echo "PostgreSQL skipped: set STATECHARTS_POSTGRES_URL (export STATECHARTS_POSTGRES_URL=\"\$(Scripts/postgres.sh)\")" >&2
 fi

@@ -1,5 +1,6 @@
 #if Store
 import Foundation
+import Statecharts
 import StatechartsStore
 
 /// The command line: a command and `--name value` options.
@@ -36,6 +37,14 @@ struct Arguments {
     }
 }
 
+/// The next index of a stream that several sender tasks share: each index is taken once.
+func takeIndex(_ next: Locked<Int>) -> Int {
+    next.withLock { value in
+        defer { value += 1 }
+        return value
+    }
+}
+
 struct UsageError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
@@ -48,8 +57,20 @@ func openStore(_ location: String, connections: Int = 4) async throws -> any Mac
     }
     if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
         #if PostgreSQL
-        let store = try PostgresMachineStore(url: location, connections: connections)
-        try await store.prepare()
+        // An operation stuck on a pool left waiting for dead connections gives up after 5 s, and
+        // the store starts a new pool.
+        let store = try PostgresMachineStore(url: location, connections: connections, operationTimeLimit: .seconds(5))
+        // A connection cut (the crash tests' proxy) or a server restarting fails the migration:
+        // try again, for up to a minute.
+        for attempt in 1... {
+            do throws(StoreError) {
+                try await store.prepare()
+                return store
+            } catch {
+                guard case .database = error, attempt < 300 else { throw error }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
         return store
         #else
         throw UsageError("built without the trait PostgreSQL")
@@ -65,6 +86,8 @@ struct EventStream {
     let workers: Int
     let machines: Int
     let total: Int
+    /// Whether one event in ten is a `reserve` (the crash tests' booking region).
+    var reserves = false
 
     /// How many events this worker sends.
     var count: Int { total / workers + (worker < total % workers ? 1 : 0) }
@@ -75,10 +98,12 @@ struct EventStream {
     /// Which machine the event goes to.
     func machine(_ index: Int) -> String { "machine-\(mix(number(index)) % UInt64(machines))" }
 
-    /// The event: one in five arms a delayed event of 0.2 to 2 s.
+    /// The event: one in five arms a delayed event of 0.2 to 2 s; with `reserves`, one in ten
+    /// reserves.
     func event(_ index: Int) -> FleetEvent {
         let bits = mix(number(index) &+ 0x9E37)
         if bits % 5 == 0 { return .arm(number(index), milliseconds: 200 + Int((bits >> 8) % 1800)) }
+        if reserves && bits % 10 == 1 { return .reserve(number(index)) }
         return .ping(number(index))
     }
 

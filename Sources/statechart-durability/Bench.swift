@@ -37,10 +37,7 @@ func bench(_ arguments: Arguments) async throws {
             group.addTask {
                 var mine: [Int64] = []
                 while true {
-                    let index = next.withLock { value in
-                        defer { value += 1 }
-                        return value
-                    }
+                    let index = takeIndex(next)
                     if index >= stream.count { break }
                     let sent = Fleet.systemTime()
                     try await fleet.send(stream.event(index), to: stream.machine(index), id: stream.eventID(index))

@@ -8,7 +8,14 @@ import StatechartsStore
 /// every arm also relay their number to one of the fleet's relay machines (`relay-0` to `relay-63`):
 /// the pings at once, journaled with the step, the arms 100 ms later, through the outbox (in the
 /// crash tests; the benchmark leaves relays out).
-enum FleetState: String, Hashable, Codable, Sendable { case fleet, idle, armed }
+///
+/// In the crash tests a second region books: a `reserve` enters `reserving`, whose invocation
+/// `reserve` is an activity the fleet's workers run, and whose outcome (`reserved`) returns to
+/// `open`; a `reserve` that arrives while another is in flight re-enters `reserving`, which cancels
+/// the activity in flight.
+enum FleetState: String, Hashable, Codable, Sendable {
+    case fleet, timing, idle, armed, booking, open, reserving
+}
 
 /// What the workers send: a ping, or an arm that asks for a delayed `fired` event; what the
 /// machines send: receipts outside the fleet, and relays to the relay machines.
@@ -18,8 +25,12 @@ enum FleetEvent: StatechartEvent, Codable, Hashable, Sendable {
     case fired(Int)
     case receipt(Int)
     case relayed(Int)
+    case reserve(Int)
+    case reserved(Int)
 
-    enum Kind: String, CaseIterable, Hashable, Sendable { case ping, arm, fired, receipt, relayed }
+    enum Kind: String, CaseIterable, Hashable, Sendable {
+        case ping, arm, fired, receipt, relayed, reserve, reserved
+    }
     var kind: Kind {
         switch self {
         case .ping: .ping
@@ -27,6 +38,8 @@ enum FleetEvent: StatechartEvent, Codable, Hashable, Sendable {
         case .fired: .fired
         case .receipt: .receipt
         case .relayed: .relayed
+        case .reserve: .reserve
+        case .reserved: .reserved
         }
     }
 }
@@ -53,6 +66,14 @@ struct FleetRecord: Codable, Sendable, Equatable {
     var timeouts = 0
     /// The numbers relayed to this machine (a relay machine), in order.
     var relayed: [Int] = []
+    /// The reservation in flight: the number of the last `reserve`.
+    var reserving: Int?
+    /// The numbers of the reservations started, in order.
+    var reservations: [Int] = []
+    /// The numbers whose activity's outcome (`reserved`) arrived, in order.
+    var reserved: [Int] = []
+    /// The numbers whose activity was cancelled by the next `reserve`, in order.
+    var superseded: [Int] = []
 }
 
 typealias Fleet = DurableMachines<FleetState, FleetEvent, FleetRecord>
@@ -71,6 +92,57 @@ func receiveEvent(_ scope: inout Scope<FleetState, FleetEvent, FleetRecord>, rel
         if relays { scope.send(.relayed(number), to: relayMachine(number), after: .milliseconds(100)) }
     default:
         break
+    }
+}
+
+/// Starts a reservation: records the `reserve`, and the one in flight as superseded.
+func startReservation(_ scope: inout Scope<FleetState, FleetEvent, FleetRecord>) {
+    guard case .reserve(let number)? = scope.event else { return }
+    if let current = scope.context.reserving { scope.context.superseded.append(current) }
+    scope.context.received.append(number)
+    scope.context.reserving = number
+    scope.context.reservations.append(number)
+}
+
+/// The chart of the crash tests: the benchmark's, beside a region that books through an activity.
+func crashTestChart() throws -> Statechart<FleetState, FleetEvent, FleetRecord> {
+    let receive: @Sendable (inout Scope<FleetState, FleetEvent, FleetRecord>) -> Void = { scope in
+        receiveEvent(&scope, relays: true)
+    }
+    return try Statechart("fleet", initial: .fleet) {
+        Parallel(.fleet) {
+            StateNode(.timing, initial: .idle) {
+                StateNode(.idle) {
+                    On(.arm, to: .armed, action: receive)
+                }
+                StateNode(.armed) {
+                    On(.arm, action: receive)
+                    After(.milliseconds(700), to: .idle) { scope in scope.context.timeouts += 1 }
+                }
+            }
+            StateNode(.booking, initial: .open) {
+                StateNode(.open) {
+                    On(.reserve, to: .reserving, action: startReservation)
+                }
+                StateNode(.reserving) {
+                    // The work is the fleet's activity of this name (makeFleet).
+                    Invoke("reserve")
+                    On(.reserve, to: .reserving, action: startReservation)
+                    On(.reserved, to: .open) { scope in
+                        guard case .reserved(let number)? = scope.event else { return }
+                        scope.context.reserved.append(number)
+                        scope.context.reserving = nil
+                    }
+                }
+            }
+            On(.ping, action: receive)
+            On(.fired) { scope in
+                if case .fired(let number)? = scope.event { scope.context.fired.append(number) }
+            }
+            On(.relayed) { scope in
+                if case .relayed(let number)? = scope.event { scope.context.relayed.append(number) }
+            }
+        }
     }
 }
 

@@ -6,11 +6,13 @@ import StatechartsStore
 // The crash tests and the benchmark of durable machines (Scripts/durability.sh runs them):
 //
 //   statechart-durability work     --store S --worker K --workers W --machines M --events E --acks FILE
-//                                  --deliveries FILE [--senders C]
+//                                  --deliveries FILE --activities FILE [--senders C]
 //   statechart-durability check    --store S --workers W --machines M --events E --acks FILE...
-//                                  --deliveries FILE [--label L]
+//                                  --deliveries FILE --activities FILE [--label L]
 //   statechart-durability bench    --store S --worker K --workers W --machines M --events E [--senders C]
 //   statechart-durability baseline --store S --events E [--batch B]
+//   statechart-durability serve    --store S [--seconds T]
+//   statechart-durability pace     --store S --rate R [--seconds T] [--machines M] [--senders C]
 //   statechart-durability reset    --store S
 //
 // S is sqlite:PATH or postgres://user:password@host:port/database.
@@ -22,8 +24,11 @@ do {
     case "check": exit(try await check(arguments) ? 0 : 1)
     case "bench": try await bench(arguments)
     case "baseline": try await baseline(arguments)
+    case "serve": try await serve(arguments)
+    case "pace": try await pace(arguments)
     case "reset": try await reset(arguments)
-    default: throw UsageError("unknown command '\(arguments.command)': work, check, bench, baseline or reset")
+    default:
+        throw UsageError("unknown command '\(arguments.command)': work, check, bench, baseline, serve, pace or reset")
     }
 } catch {
     FileHandle.standardError.write(Data("statechart-durability: \(error)\n".utf8))
@@ -31,16 +36,29 @@ do {
 }
 
 /// The fleet on `store`, keeping its whole journal (the check reads it), delivering receipts to
-/// the file `deliveries`.
+/// the file `deliveries` and running the activity `reserve`, which records each run in the file
+/// `activities`.
 ///
 /// The receiver refuses one first or second attempt in ten, so that retries happen under the kills
 /// too; every delivery it accepts is appended to the file (`KEY NUMBER`) before it returns, so a
-/// worker killed after that and before its outcome is recorded delivers the receipt again.
-func makeFleet(_ store: any MachineStore, deliveries path: String) throws -> Fleet {
+/// worker killed after that and before its outcome is recorded delivers the receipt again. The
+/// activity does the same: it fails one first or second attempt in ten, takes up to 20 ms, and
+/// records `KEY NUMBER` before it returns.
+func makeFleet(_ store: any MachineStore, deliveries path: String, activities: String) throws -> Fleet {
     let file = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
     guard file >= 0 else { throw UsageError("cannot open \(path)") }
+    let runs = open(activities, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+    guard runs >= 0 else { throw UsageError("cannot open \(activities)") }
+    let reserve = DurableActivity<FleetState, FleetEvent, FleetRecord> { request in
+        guard let number = request.context.reserving else { return nil }
+        if request.attempt < 3 && Int.random(in: 0..<10) == 0 { throw ReceiverRefused() }
+        try await Task.sleep(for: .milliseconds(Int.random(in: 0...20)))
+        let line = Array("\(request.key) \(number)\n".utf8)
+        _ = line.withUnsafeBytes { write(runs, $0.baseAddress, $0.count) }
+        return .reserved(number)
+    }
     return try Fleet(
-        chart: fleetChart(), store: store,
+        chart: crashTestChart(), store: store,
         options: DurableOptions(
             compaction: .never,
             retry: RetryPolicy(
@@ -53,6 +71,7 @@ func makeFleet(_ store: any MachineStore, deliveries path: String) throws -> Fle
             let line = Array("\(delivery.key) \(number)\n".utf8)
             _ = line.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
         },
+        activities: ["reserve": reserve],
         onError: { id, message in FileHandle.standardError.write(Data("\(id): \(message)\n".utf8)) }
     ) { _ in FleetRecord() }
 }
@@ -67,14 +86,15 @@ struct ReceiverRefused: Error, CustomStringConvertible {
 func work(_ arguments: Arguments) async throws {
     let stream = EventStream(
         worker: try arguments.int("worker"), workers: try arguments.int("workers"),
-        machines: try arguments.int("machines"), total: try arguments.int("events"))
+        machines: try arguments.int("machines"), total: try arguments.int("events"), reserves: true)
     let path = try arguments.string("acks")
     let acknowledged = Set(
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int($0) })
     let file = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
     guard file >= 0 else { throw UsageError("cannot open \(path)") }
     let store = try await openStore(try arguments.string("store"))
-    let fleet = try makeFleet(store, deliveries: try arguments.string("deliveries"))
+    let fleet = try makeFleet(
+        store, deliveries: try arguments.string("deliveries"), activities: try arguments.string("activities"))
     let worker = Task { try await fleet.run() }
     let next = Locked(0)
     let senders = try arguments.int("senders", default: 64)
@@ -82,13 +102,10 @@ func work(_ arguments: Arguments) async throws {
         for _ in 0..<senders {
             group.addTask {
                 while true {
-                    let index = next.withLock { value in
-                        defer { value += 1 }
-                        return value
-                    }
+                    let index = takeIndex(next)
                     if index >= stream.count { return }
                     if acknowledged.contains(index) { continue }
-                    try await fleet.send(stream.event(index), to: stream.machine(index), id: stream.eventID(index))
+                    try await sendRetrying(fleet, stream, index)
                     // Written only once acknowledged: the check counts only what this file lists.
                     let line = Array("\(index)\n".utf8)
                     _ = line.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
@@ -97,14 +114,29 @@ func work(_ arguments: Arguments) async throws {
         }
         try await group.waitForAll()
     }
-    while try await store.backlog(now: DurableMachines<FleetState, FleetEvent, FleetRecord>.systemTime()).pendingEvents
-        > 0
-    {
+    while (try? await store.backlog(now: Fleet.systemTime()).pendingEvents) != 0 {
         try await Task.sleep(for: .milliseconds(50))
     }
     worker.cancel()
     try await worker.value
     close(file)
+}
+
+/// Sends event `index` of `stream` as a client that wants it acknowledged does: when the database
+/// fails (a server restarting, a connection cut), it sends again with the same identifier, which
+/// the journal recognizes if the first attempt committed after all. Gives up after a minute.
+func sendRetrying(_ fleet: Fleet, _ stream: EventStream, _ index: Int) async throws {
+    var attempt = 0
+    while true {
+        attempt += 1
+        do throws(StoreError) {
+            try await fleet.send(stream.event(index), to: stream.machine(index), id: stream.eventID(index))
+            return
+        } catch {
+            guard case .database = error, attempt < 600 else { throw error }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
 }
 
 /// Applies what is left, waits for every timer to fall due and fire and every effect to be
@@ -118,8 +150,9 @@ func check(_ arguments: Arguments) async throws -> Bool {
     let files = arguments.strings("acks")
     guard files.count == workers else { throw UsageError("give one --acks file per worker (\(workers))") }
     let deliveries = try arguments.string("deliveries")
+    let activities = try arguments.string("activities")
     let store = try await openStore(try arguments.string("store"))
-    let fleet = try makeFleet(store, deliveries: deliveries)
+    let fleet = try makeFleet(store, deliveries: deliveries, activities: activities)
     // The longest delay is 2 s: wait it out. Then apply and deliver until nothing is pending, not
     // even what a killed worker still holds (its lease ends within 3 s): counted at a time an hour
     // ahead, every timer and effect is due. Bounded: a minute at most.
@@ -136,7 +169,7 @@ func check(_ arguments: Arguments) async throws -> Bool {
     var relays: [String: [Int]] = [:]
     var acknowledgedCount = 0
     for (worker, path) in files.enumerated() {
-        let stream = EventStream(worker: worker, workers: workers, machines: machines, total: total)
+        let stream = EventStream(worker: worker, workers: workers, machines: machines, total: total, reserves: true)
         let lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n")
         for index in Set(lines.compactMap { Int($0) }) {
             acknowledgedCount += 1
@@ -155,6 +188,13 @@ func check(_ arguments: Arguments) async throws -> Bool {
     var receipts: [String: Int] = [:]
     var relaysLost = 0
     var relaysDuplicated = 0
+    // Activities: every reservation started ends either with its outcome (once) or cancelled by
+    // the next; none is left in flight. Each outcome's key is the key its runs recorded.
+    var reservations = 0
+    var activitiesLost = 0
+    var activitiesDuplicated = 0
+    var activitiesCancelled = 0
+    var outcomeKeys: [String: Int] = [:]
     let decoder = JSONDecoder()
     for id in try await store.machineIDs() {
         guard let machine = try await fleet.machine(id) else { continue }
@@ -170,10 +210,26 @@ func check(_ arguments: Arguments) async throws -> Bool {
                 applied.append(number)
                 // Its receipt is the first effect of the step that applied it.
                 receipts[EffectKey(machine: id, sequence: sequence, index: 0).description] = number
-            case .arm(let number, _): applied.append(number)
-            case .fired, .receipt, .relayed: break
+            case .arm(let number, _), .reserve(let number): applied.append(number)
+            case .fired, .receipt, .relayed, .reserved: break
             }
         }
+        for entry in journal where entry.kind == .outcome {
+            guard let key = entry.eventID, let payload = entry.payload,
+                let outcome = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any],
+                let event = outcome["event"] as? [String: Any], let reserved = event["reserved"] as? [String: Any],
+                let number = reserved["_0"] as? Int
+            else { continue }
+            outcomeKeys[key] = number
+        }
+        let context = machine.context
+        reservations += context.reservations.count
+        activitiesCancelled += context.superseded.count
+        let reservedCounts = Dictionary(context.reserved.map { ($0, 1) }, uniquingKeysWith: +)
+        activitiesDuplicated += reservedCounts.values.filter { $0 > 1 }.count
+        // One still in flight (`reserving`) is in neither list: lost.
+        let ended = Set(context.reserved).union(context.superseded)
+        activitiesLost += Set(context.reservations).subtracting(ended).count
         // The machine is its journal replayed: the same events in the same order.
         if applied != received { inconsistent += 1 }
         let counts = Dictionary(received.map { ($0, 1) }, uniquingKeysWith: +)
@@ -203,6 +259,17 @@ func check(_ arguments: Arguments) async throws -> Bool {
     }
     let receiptsLost = receipts.keys.filter { delivered[$0] == nil }.count
     let deliveredAgain = delivered.values.map { $0 - 1 }.reduce(0, +)
+    // Every run of an activity recorded with its key; an outcome journaled under each key whose
+    // reservation was not cancelled first.
+    var runs: [String: Int] = [:]
+    var runsWithOtherKey = 0
+    for line in ((try? String(contentsOfFile: activities, encoding: .utf8)) ?? "").split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        guard parts.count == 2, let number = Int(parts[1]) else { continue }
+        runs[String(parts[0]), default: 0] += 1
+        if let journaled = outcomeKeys[String(parts[0])], journaled != number { runsWithOtherKey += 1 }
+    }
+    let runAgain = runs.values.map { $0 - 1 }.reduce(0, +)
     let dead = try await store.backlog(now: Fleet.systemTime()).deadLetters
     let due = arms.values.map(\.count).reduce(0, +)
     let relaysDue = relays.values.map(\.count).reduce(0, +)
@@ -212,12 +279,16 @@ func check(_ arguments: Arguments) async throws -> Bool {
             + "\(due) timers due, \(missed) missed, \(firedTwice) fired twice; "
             + "\(receipts.count) effects due, \(receiptsLost) lost, \(deliveredAgain) delivered again "
             + (newKeys == 0 ? "(all with their first key)" : "(\(newKeys) with another key)") + "; "
-            + "\(relaysDue) sends between machines, \(relaysLost) lost, \(relaysDuplicated) duplicated")
+            + "\(relaysDue) sends between machines, \(relaysLost) lost, \(relaysDuplicated) duplicated; "
+            + "\(reservations) activities started, \(activitiesLost) lost, \(activitiesDuplicated) duplicated, "
+            + "\(activitiesCancelled) cancelled with their state, \(runAgain) run again "
+            + (runsWithOtherKey == 0 ? "(all with their first key)" : "(\(runsWithOtherKey) with another key)"))
     if inconsistent > 0 { print("\(label): \(inconsistent) machines differ from their journal") }
     if dead > 0 { print("\(label): \(dead) effects are dead letters") }
     return acknowledgedCount > 0 && lost == 0 && duplicated == 0 && missed == 0 && firedTwice == 0
         && inconsistent == 0 && receiptsLost == 0 && newKeys == 0 && relaysLost == 0 && relaysDuplicated == 0
-        && dead == 0 && !receipts.isEmpty
+        && dead == 0 && !receipts.isEmpty && reservations > 0 && activitiesLost == 0 && activitiesDuplicated == 0
+        && runsWithOtherKey == 0
 }
 
 /// Empties the store: deletes the SQLite file, or every row of the PostgreSQL tables.

@@ -9,17 +9,21 @@ import Testing
 // SQLite (and, when a server is configured, in PostgreSQL), each silent after 90 seconds without
 // a heartbeat, after a restart too.
 
-nonisolated enum SensorState: String, Hashable, Codable, Sendable { case online, silent }
+nonisolated enum SensorState: String, Hashable, Codable, Sendable { case online, silent, calibrating, faulty }
 
 nonisolated enum SensorEvent: StatechartEvent, Codable, Hashable, Sendable {
     case heartbeat(battery: Int)
     case replaced
+    case calibrated(offset: Int)
+    case calibrationFailed
 
-    enum Kind: Hashable, Sendable { case heartbeat, replaced }
+    enum Kind: Hashable, Sendable { case heartbeat, replaced, calibrated, calibrationFailed }
     var kind: Kind {
         switch self {
         case .heartbeat: .heartbeat
         case .replaced: .replaced
+        case .calibrated: .calibrated
+        case .calibrationFailed: .calibrationFailed
         }
     }
 }
@@ -28,6 +32,7 @@ nonisolated struct Sensor: Codable, Sendable {
     var id: String
     var battery = 100
     var silences = 0
+    var offset = 0
 }
 
 func sensorChart() throws -> Statechart<SensorState, SensorEvent, Sensor> {
@@ -64,6 +69,45 @@ func replacementChart() throws -> Statechart<SensorState, SensorEvent, Sensor> {
             scope.send(.replaced, to: "https://ops.example/replacements", type: "http")
         }
     }
+}
+
+/// The sensor chart of the article's section on work: a replaced sensor is calibrated by the
+/// fleet's activity `calibrate`.
+func calibrationChart() throws -> Statechart<SensorState, SensorEvent, Sensor> {
+    try Statechart("sensor", initial: .online) {
+        StateNode(.online) {
+            On(.replaced, to: .calibrating)
+        }
+        StateNode(.calibrating) {
+            // Work the fleet's workers run: the activity registered as "calibrate".
+            Invoke("calibrate")
+            On(.calibrated, to: .online) { scope in
+                if case .calibrated(let offset) = scope.event { scope.context.offset = offset }
+            }
+            On(.calibrationFailed, to: .faulty)
+        }
+        StateNode(.faulty)
+    }
+}
+
+/// The calibration service of the article's section on work: it remembers the keys it has seen,
+/// and does each calibration once.
+nonisolated final class CalibrationService: Sendable {
+    private let seen = Locked([String: Int]())
+    let failing: Bool
+
+    init(failing: Bool = false) { self.failing = failing }
+
+    func run(sensor: String, key: String) async throws -> Int {
+        if failing { throw OperationsUnreachable() }
+        return seen.withLock { seen in
+            if let offset = seen[key] { return offset }
+            seen[key] = sensor.count
+            return sensor.count
+        }
+    }
+
+    var calibrations: Int { seen.withLock { $0.count } }
 }
 
 nonisolated struct OperationsUnreachable: Error {}
@@ -172,6 +216,36 @@ struct DurableMachinesExamples {
         try await sensors.drain()
         #expect(posted.withLock { $0 } == ["sensor-4/2/1"])
         #expect(try await sensors.deadLetters().isEmpty)
+    }
+
+    @Test("work: an activity run by the fleet's workers, its result journaled, its failure an event")
+    func activities() async throws {
+        let store = try SQLiteMachineStore(path: try Self.temporaryPath())
+        for calibration in [CalibrationService(), CalibrationService(failing: true)] {
+            let calibrate = DurableActivity<SensorState, SensorEvent, Sensor> { request in
+                // At least once, in any worker: the key lets the service recognize a repeat.
+                let offset = try await calibration.run(sensor: request.context.id, key: request.key.description)
+                return .calibrated(offset: offset)
+            } onFailure: { _ in
+                .calibrationFailed
+            }
+            let sensors = try DurableMachines(
+                chart: calibrationChart(), store: store,
+                options: DurableOptions(retryByKind: [.activity: RetryPolicy(maximumAttempts: 1)]),
+                activities: ["calibrate": calibrate]
+            ) { id in Sensor(id: id) }
+            let id = calibration.failing ? "sensor-31" : "sensor-30"
+            try await sensors.send(.replaced, to: id)
+            try await sensors.drain()
+            let sensor = try #require(try await sensors.machine(id))
+            if calibration.failing {
+                #expect(sensor.configuration == [.faulty])
+            } else {
+                #expect(sensor.configuration == [.online])
+                #expect(sensor.context.offset == 9)
+                #expect(calibration.calibrations == 1)
+            }
+        }
     }
 
     @Test("the app's own database: the store's migrations in its migrator, an event sent with its rows")

@@ -144,6 +144,47 @@ struct SharedFleetTests {
         }
         #expect(try PostgresMachineStore(url: url, schema: "fleet_2").schema == "fleet_2")
     }
+
+    @Test("a worker is woken by another process's send through NOTIFY, not by its poll")
+    func wokenByNotification() async throws {
+        let url = try #require(StoreKind.postgresURL)
+        let schema = StoreKind.newSchemaName()
+        let workerStore = try PostgresMachineStore(url: url, schema: schema)
+        try await workerStore.prepare()
+        // Another process: a store of its own on the same schema.
+        let senderStore = try PostgresMachineStore(url: url, schema: schema)
+        let clock = TestClock()
+        // It would look for work only once a minute by itself.
+        let worker = try orders(workerStore, clock, options: DurableOptions(pollInterval: .seconds(60)))
+        let sender = try orders(senderStore, clock)
+        let heard = Locked([StoreChange]())
+        let listener = Task { try await senderStore.listen { change in heard.withLock { $0.append(change) } } }
+        let running = Task { try await worker.run() }
+        // Started listening: it tells of the work before it, once of each kind.
+        for _ in 0..<500 where heard.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(200))
+        for item in 1...3 {
+            try await sender.send(.add(item), to: "woken")
+            // Applied long before the worker's poll, in a bounded wait.
+            var applied = false
+            for _ in 0..<1000 {
+                if try await workerStore.backlog(now: clock.now).pendingEvents == 0 {
+                    applied = true
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(applied)
+        }
+        #expect(try await worker.machine("woken")?.context.items == [1, 2, 3])
+        #expect(heard.withLock { $0.filter { $0 == .events }.count } >= 4)
+        running.cancel()
+        listener.cancel()
+        try await running.value
+        try await listener.value
+        workerStore.close()
+        senderStore.close()
+    }
     #endif
 }
 

@@ -44,6 +44,25 @@ public struct Invoke<State: Hashable, Event: StatechartEvent, Context> where Eve
         element = .invoke(
             id: id, work: work, onError: onError, location: SourcePosition(file: file, line: line, column: column))
     }
+
+    /// Work that the runtime provides under `name`, such as the `DurableActivity` a durable fleet
+    /// registers under that name; the chart holds only the name.
+    ///
+    /// A runtime that has no work of that name delivers `error.execution` when the state is
+    /// entered: ``StatechartActor`` and ``IsolatedStatechart`` run only work written in the chart.
+    ///
+    /// - Parameters:
+    ///   - name: The name the runtime finds the work under (``InvocationStart/name``).
+    ///   - file: The file the element is written in; the compiler fills it in, for diagnostics.
+    ///   - line: The line the element is written on; filled in by the compiler.
+    ///   - column: The column the element is written at; filled in by the compiler.
+    public init(_ name: String, file: String = #fileID, line: Int = #line, column: Int = #column) {
+        element = ChartElement(
+            .invoke(
+                InvocationDefinition(
+                    id: name, work: nil, onError: nil, describe: nil, beforeExternalEvent: nil,
+                    location: SourcePosition(file: file, line: line, column: column))))
+    }
 }
 
 /// Code a chart runs, inside the machine, for one running invocation before each external event

@@ -145,7 +145,7 @@ extension StateMachine {
                         id: InvocationID(rawValue: invocation.id), name: definition.id, state: state,
                         context: context as? Context ?? storedContext, descriptor: descriptor,
                         location: definition.location, work: definition.work, onError: definition.onError,
-                        startsChildMachine: definition.startsChildMachine))
+                        startsChildMachine: definition.startsChildMachine, definition: Int(invocation.definition)))
             case .cancel(let id):
                 return .cancelInvocation(InvocationID(rawValue: id))
             case .send(let outgoing):
@@ -309,15 +309,19 @@ public struct InvocationStart<State: Hashable, Event: StatechartEvent, Context> 
     let onError: (@Sendable (any Error) -> Event?)?
     /// Whether the work runs a child machine, which a live runtime connects to its parent.
     @usableFromInline let startsChildMachine: Bool
+    /// The place of its ``Invoke`` among the chart's, for a runtime that runs the work again in
+    /// another process (``Statechart/invocationWork(at:of:named:)``); `nil` when not known.
+    package let definition: Int?
 
     /// An invocation to start, from its parts: what ``StateMachine/takeEffects()`` makes.
     @usableFromInline
     init(
         id: InvocationID, name: String?, state: State?, context: Context, descriptor: (any Sendable)?,
         location: SourcePosition?, work: (@Sendable (Context) async throws -> Event?)?,
-        onError: (@Sendable (any Error) -> Event?)?, startsChildMachine: Bool = false
+        onError: (@Sendable (any Error) -> Event?)?, startsChildMachine: Bool = false, definition: Int? = nil
     ) {
         self.startsChildMachine = startsChildMachine
+        self.definition = definition
         self.id = id
         self.name = name
         self.state = state

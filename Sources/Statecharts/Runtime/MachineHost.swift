@@ -133,6 +133,19 @@ public struct MachineHost<Router: EffectRouter, Clock: HostClock> {
     /// - Returns: Whether the invocation was running.
     @discardableResult
     @inlinable
+    public mutating func deliver(
+        _ outcome: InvocationOutcome<Router.Event>, from id: InvocationID
+    ) throws(Failure) -> Bool {
+        var observer = NoObserver<Router.State, Router.Event>()
+        return try deliver(outcome, from: id, observer: &observer)
+    }
+
+    /// Delivers how an invocation ended (``StateMachine/deliver(_:from:)``), then settles,
+    /// reporting every step to `observer`.
+    ///
+    /// - Returns: Whether the invocation was running.
+    @discardableResult
+    @inlinable
     public mutating func deliver<Observer: MachineObserver>(
         _ outcome: InvocationOutcome<Router.Event>, from id: InvocationID, observer: inout Observer
     ) throws(Failure) -> Bool where Observer.State == Router.State, Observer.Event == Router.Event {

@@ -19,6 +19,11 @@ where State: Codable, Event: Codable, Context: Codable {
     case startInvocation(id: InvocationID, name: String?, state: State?, context: Context)
     /// Stop the invocation `id`: its state was exited.
     case cancelInvocation(InvocationID)
+    /// Run the work of invocation `id` (an `Invoke` named `name`) as an activity: the fleet's
+    /// workers do this themselves (``DurableActivity``), and never hand it to `deliver`.
+    /// `definition` is the `Invoke`'s place in the chart, which finds its own work when no
+    /// activity is registered under `name`.
+    case activity(id: InvocationID, name: String?, state: State?, context: Context, definition: Int?)
 
     /// Which kind of effect this is.
     public var kind: EffectKind {
@@ -27,6 +32,7 @@ where State: Codable, Event: Codable, Context: Codable {
         case .log: .log
         case .startInvocation: .startInvocation
         case .cancelInvocation: .cancelInvocation
+        case .activity: .activity
         }
     }
 }

@@ -56,6 +56,7 @@ extension DurableMachines {
                 result: .deadLetter(error: "the effect does not decode with this fleet's types: \(error)"))
         }
         let policy = options.retryPolicy(for: effect.kind)
+        if entry.kind == OutboxEntry.activityKind { return await perform(effect, entry, policy: policy) }
         let failure: String?
         if entry.kind == Self.fleetSendKind {
             failure = await journalFleetSend(effect, key: entry.key)

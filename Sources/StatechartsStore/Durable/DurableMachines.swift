@@ -59,6 +59,11 @@ where
     let clock: @Sendable () -> Int64
     /// Where effects are delivered; `nil` keeps only sends to other machines of the fleet.
     let deliver: (@Sendable (Delivery) async throws -> Void)?
+    /// The activities registered by the name of their `Invoke`.
+    let activities: [String: DurableActivity<State, Event, Context>]
+    /// How to stop each activity that a worker of this object runs now, by machine and invocation
+    /// (``activityHandle(machine:invocation:)``): a step that exits its state stops it at once.
+    let runningActivities = Locked([String: @Sendable () -> Void]())
     let onError: @Sendable (String, String) -> Void
     let cache = Locked([String: CachedMachine]())
     /// The machines found unreadable, reported once and not claimed again by this object.
@@ -93,18 +98,28 @@ where
     ///     invocation to start or stop), after the transaction of the step that asked for it
     ///     commits. Called at least once per effect, in any worker, with the effect's key, until
     ///     it returns without throwing or its ``RetryPolicy`` is exhausted; cancelled after the
-    ///     policy's time limit. Without it, only sends to other machines of the fleet are kept.
+    ///     policy's time limit. Without it, only sends to other machines of the fleet, and
+    ///     activities, are kept. Of the invocations, it is given only those the chart describes
+    ///     for a runtime to start, with no activity registered under their name; it is given
+    ///     every cancellation (``DurableEffect/cancelInvocation(_:)``): ignore those you did not
+    ///     start.
+    ///   - activities: Work run by the fleet's workers for the invocations of the `Invoke` with
+    ///     that name, at least once (see ``DurableActivity``). An `Invoke` with work of its own
+    ///     and no activity registered runs that work the same way (it gets no key: register an
+    ///     activity to have one); an invocation with neither fails (`error.execution`).
     ///   - onError: Called with a machine's identifier and a description when an event cannot be
     ///     decoded or a step fails (the microstep limit): the entry stays in the journal and
     ///     replays the same way. Also called, once, for a machine that cannot be read back (its
     ///     snapshot does not decode with this chart): this object then leaves the machine and its
     ///     pending events alone, so that it does not hold up the others; a process with a chart
-    ///     that reads it (or an operator) takes it up.
+    ///     that reads it (or an operator) takes it up. Called with an empty identifier when the
+    ///     database fails under ``run()``, which goes on after a pause.
     ///   - initialContext: The context of a new machine, from its identifier.
     public init(
         chart: Statechart<State, Event, Context>, store: any MachineStore, options: DurableOptions = DurableOptions(),
         clock: @escaping @Sendable () -> Int64 = DurableMachines.systemTime,
         deliver: (@Sendable (EffectDelivery<State, Event, Context>) async throws -> Void)? = nil,
+        activities: [String: DurableActivity<State, Event, Context>] = [:],
         onError: @escaping @Sendable (String, String) -> Void = { _, _ in },
         initialContext: @escaping @Sendable (String) -> Context
     ) throws(StoreError) {
@@ -113,6 +128,7 @@ where
         self.options = try options.validated()
         self.clock = clock
         self.deliver = deliver
+        self.activities = activities
         self.onError = onError
         self.initialContext = initialContext
         let signal = signal
@@ -158,15 +174,24 @@ where
 
     /// Applies events, fires timers and delivers effects until the task is cancelled: one loop
     /// claims machines with work, another delivers the effects that are due; each waits up to
-    /// ``DurableOptions/pollInterval`` (or until this object gives it work) when there is none.
+    /// ``DurableOptions/pollInterval`` (or until it is given work) when there is none. Work is
+    /// given by this object's own sends and steps, and, on a store that notifies
+    /// (``MachineStore/notifiesChanges``: PostgreSQL's `LISTEN`/`NOTIFY`), by every other
+    /// process's; polling then remains for timers that fall due, and as a fallback.
     ///
-    /// - Throws: ``StoreError`` when the store fails; cancellation ends it without an error.
+    /// A database that fails does not end it: each failure is reported to `onError` (with an empty
+    /// machine identifier) and the loop tries again after a pause, so that workers ride out a
+    /// server's restart or a dropped connection.
+    ///
+    /// - Throws: ``StoreError`` when the store fails otherwise (its tables are of a newer schema,
+    ///   say); cancellation ends it without an error.
     public func run() async throws(StoreError) {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await self.applyUntilCancelled() }
                 group.addTask { try await self.deliverUntilCancelled() }
-                // The first loop to end ends the other: cancelled, or the store failed.
+                if store.notifiesChanges { group.addTask { await self.listenUntilCancelled() } }
+                // The first loop to end ends the others: cancelled, or the store failed.
                 try await group.next()
                 group.cancelAll()
                 try await group.waitForAll()
@@ -176,6 +201,28 @@ where
         } catch {
             if Task.isCancelled { return }
             throw .database(store: "DurableMachines", operation: "running", message: "\(error)")
+        }
+    }
+
+    /// Wakes this object's loops when the store notifies of work that any process committed, and
+    /// listens again, a second later, when the connection fails; the loops' polling finds the work
+    /// meanwhile.
+    func listenUntilCancelled() async {
+        let signal = signal
+        let effectSignal = effectSignal
+        while !Task.isCancelled {
+            do {
+                try await store.listen { change in
+                    switch change {
+                    case .events: signal.wake()
+                    case .effects: effectSignal.wake()
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                onError("", "the store's notifications stopped, and are listened to again in a second: \(error)")
+            }
+            try? await Task.sleep(for: .seconds(1))
         }
     }
 
@@ -191,17 +238,29 @@ where
 
     /// Does `work` until the task is cancelled, waiting on `signal` (or the poll interval) each
     /// time it found nothing to do.
+    ///
+    /// A database that fails (``StoreError/database(store:operation:message:)``: a server
+    /// restarted, a connection cut) does not end it: the failure goes to `onError` and the work is
+    /// tried again after a pause that doubles from 50 ms up to 5 s, while nothing succeeds. The
+    /// transaction that failed rolled back, or committed without its reply reaching the worker;
+    /// either way the journal and the outbox say what is left to do.
     private func repeatUntilCancelled(
         waitingOn signal: WakeSignal, _ work: () async throws(StoreError) -> Int
     ) async throws(StoreError) {
+        var pause = Duration.milliseconds(50)
         while !Task.isCancelled {
             let done: Int
             do {
                 done = try await work()
+                pause = .milliseconds(50)
             } catch {
                 // A transaction interrupted by the cancellation rolled back: nothing to report.
                 if Task.isCancelled { return }
-                throw error
+                guard case .database = error else { throw error }
+                onError("", "\(error); trying again in \(pause)")
+                try? await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(5))
+                continue
             }
             if done == 0 { await signal.wait(upTo: options.pollInterval) }
         }
@@ -254,6 +313,11 @@ where
             for (id, machine) in results { cache[id] = machine }
         }
         for (id, message) in failures.withLock({ $0 }) { onError(id, message) }
+        for update in updates {
+            for invocation in update.cancelledActivities {
+                runningActivities.withLock { $0[Self.activityHandle(machine: update.id, invocation: invocation)] }?()
+            }
+        }
         if updates.contains(where: { update in update.outbox.contains { $0.dueAt <= now } }) { effectSignal.wake() }
         return updates.count + newlyUnreadable.withLock { $0 }
     }
@@ -296,25 +360,28 @@ where
         var newEntries: [JournalEntry] = []
         var applied: [MachineUpdate.AppliedEvent] = []
         var host = Host(machine: machine, router: DurableEffects(), clock: StoreClock())
-        var outbox = OutboxStaging<State, Event, Context>(machine: row.id, now: now, keepsEffects: deliver != nil)
+        var outbox = OutboxStaging<State, Event, Context>(
+            machine: row.id, now: now, keepsEffects: deliver != nil, runsAsActivity: runsAsActivity)
         if machine.status == .notStarted {
             sequence += 1
             newEntries.append(JournalEntry(sequence: sequence, kind: .start, time: time))
-            if let problem = Self.replay(.start, time: time, event: nil, in: &host) { problems.append(problem) }
+            if let problem = Self.replay(.start, time: time, in: &host) { problems.append(problem) }
             outbox.stage(host.router.take(), sequence: sequence)
         }
         for pending in claimed.pending {
             sequence += 1
             applied.append(.init(position: pending.position, sequence: sequence, time: time))
-            let event = Self.decode(pending.payload, decoder)
-            if event == nil { problems.append("the event \(pending.eventID) cannot be decoded: \(pending.payload)") }
-            if let problem = Self.replay(.event, time: time, event: event, in: &host) { problems.append(problem) }
+            let step = Self.step(pending.kind, payload: pending.payload, decoder)
+            if step.isUnreadable {
+                problems.append("the event \(pending.eventID) cannot be decoded: \(pending.payload)")
+            }
+            if let problem = Self.replay(step, time: time, in: &host) { problems.append(problem) }
             outbox.stage(host.router.take(), sequence: sequence)
         }
         if claimed.pending.isEmpty && newEntries.isEmpty {
             sequence += 1
             newEntries.append(JournalEntry(sequence: sequence, kind: .advance, time: time))
-            if let problem = Self.replay(.advance, time: time, event: nil, in: &host) { problems.append(problem) }
+            if let problem = Self.replay(.advance, time: time, in: &host) { problems.append(problem) }
             outbox.stage(host.router.take(), sequence: sequence)
         }
         problems += outbox.problems
@@ -339,7 +406,7 @@ where
             id: row.id, appliedSequence: sequence, appliedEvents: applied, newEntries: newEntries, snapshot: snapshot,
             configuration: describe(machine), status: machine.status.rawValue, timers: timers,
             compactThrough: compactThrough, outbox: outbox.entries, sends: outbox.sends,
-            cancelledSends: outbox.cancelled)
+            cancelledSends: outbox.cancelled, cancelledActivities: outbox.cancelledActivities)
         return (update, CachedMachine(machine: machine, sequence: sequence), problems)
     }
 
@@ -355,16 +422,48 @@ where
         return text
     }
 
+    /// What one journal entry does to its machine.
+    enum Step {
+        /// Start the machine.
+        case start
+        /// Deliver the event; `nil` when it does not decode (only the time passes).
+        case event(Event?)
+        /// Deliver how an activity ended; `nil` when it does not decode (only the time passes).
+        case outcome(ActivityOutcome<Event>?)
+        /// Let the time pass.
+        case advance
+
+        /// Whether the entry's payload does not decode with the fleet's types.
+        var isUnreadable: Bool {
+            switch self {
+            case .event(nil), .outcome(nil): true
+            default: false
+            }
+        }
+    }
+
+    /// The step of an entry of kind `kind` with `payload`.
+    static func step(_ kind: JournalEntry.Kind, payload: String?, _ decoder: JSONDecoder) -> Step {
+        switch kind {
+        case .start: .start
+        case .advance: .advance
+        case .event: .event(payload.flatMap { try? decoder.decode(Event.self, from: Data($0.utf8)) })
+        case .outcome:
+            .outcome(payload.flatMap { try? decoder.decode(ActivityOutcome<Event>.self, from: Data($0.utf8)) })
+        }
+    }
+
     /// Does what one journal entry says, at its time on the store's clock: the same whether
     /// applied first or replayed. The step's effects stay in the host's router.
-    static func replay(_ kind: JournalEntry.Kind, time: Int64, event: Event?, in host: inout Host) -> String? {
+    static func replay(_ step: Step, time: Int64, in host: inout Host) -> String? {
         host.clock.now = .nanoseconds(time)
         do {
-            switch kind {
+            switch step {
             case .start: try host.start()
-            case .event:
-                if let event { _ = try host.send(event) } else { try host.catchUp() }
-            case .advance: try host.catchUp()
+            case .event(let event?): _ = try host.send(event)
+            case .outcome(let outcome?):
+                _ = try host.deliver(outcome.outcome, from: InvocationID(rawValue: outcome.invocation))
+            case .event(nil), .outcome(nil), .advance: try host.catchUp()
             }
             return nil
         } catch {
@@ -372,9 +471,17 @@ where
         }
     }
 
-    static func decode(_ payload: String, _ decoder: JSONDecoder) -> Event? {
-        try? decoder.decode(Event.self, from: Data(payload.utf8))
+    /// Whether an invocation runs as an activity of the fleet's workers: every one but an
+    /// invocation the chart describes (`InvocationStart.descriptor`) with no activity registered
+    /// under its name, which goes to `deliver` when there is one. An activity with no work (none
+    /// registered, none in the chart) fails at its first attempt, so that the machine learns of it.
+    func runsAsActivity(_ start: InvocationStart<State, Event, Context>) -> Bool {
+        if let name = start.name, activities[name] != nil { return true }
+        return start.descriptor == nil || deliver == nil
     }
+
+    /// The key of a running activity in ``runningActivities``.
+    static func activityHandle(machine: String, invocation: String) -> String { machine + "\u{0}" + invocation }
 
     func encodeSnapshot(_ machine: Machine, id: String) throws(StoreError) -> String {
         do {
@@ -411,8 +518,7 @@ where
         // What the replayed steps asked for went to the outbox when they were first applied.
         var host = Host(machine: machine, router: DurableEffects(), clock: StoreClock())
         for entry in entries {
-            let event = entry.kind == .event ? entry.payload.flatMap { Self.decode($0, decoder) } : nil
-            _ = Self.replay(entry.kind, time: entry.time, event: event, in: &host)
+            _ = Self.replay(Self.step(entry.kind, payload: entry.payload, decoder), time: entry.time, in: &host)
             _ = host.router.take()
         }
         return host.machine

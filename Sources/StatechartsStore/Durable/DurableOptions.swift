@@ -28,14 +28,20 @@ public struct DurableOptions: Sendable, Hashable {
     /// How much longer than its policy's time limit a worker holds an effect it is delivering:
     /// another worker tries it again only after that, when the first one died.
     public var leaseMargin: Duration
+    /// How often a worker running an activity asks the store whether the activity was cancelled by
+    /// a worker of another process (its state was exited there); in this process, it learns at
+    /// once.
+    public var activityCheckInterval: Duration
 
     /// Options from their parts; the defaults suit a fleet of thousands of machines.
     public init(
         snapshotInterval: Int = 100, compaction: JournalCompaction = .afterSnapshot(keepingLast: 1000),
         machinesPerBatch: Int = 256, eventsPerMachine: Int = 64, eventsPerCommit: Int = 2048,
         pollInterval: Duration = .milliseconds(20), cachedMachines: Int = 100_000, retry: RetryPolicy = RetryPolicy(),
-        retryByKind: [EffectKind: RetryPolicy] = [:], effectsPerBatch: Int = 256, leaseMargin: Duration = .seconds(5)
+        retryByKind: [EffectKind: RetryPolicy] = [:], effectsPerBatch: Int = 256, leaseMargin: Duration = .seconds(5),
+        activityCheckInterval: Duration = .seconds(1)
     ) {
+        self.activityCheckInterval = activityCheckInterval
         self.snapshotInterval = snapshotInterval
         self.compaction = compaction
         self.machinesPerBatch = machinesPerBatch
@@ -67,6 +73,7 @@ public struct DurableOptions: Sendable, Hashable {
         }
         if pollInterval <= .zero { throw .invalidConfiguration("pollInterval must be positive") }
         if leaseMargin < .zero { throw .invalidConfiguration("leaseMargin must not be negative") }
+        if activityCheckInterval <= .zero { throw .invalidConfiguration("activityCheckInterval must be positive") }
         _ = try retry.validated("retry")
         for (kind, policy) in retryByKind { _ = try policy.validated("retryByKind[.\(kind)]") }
         return self

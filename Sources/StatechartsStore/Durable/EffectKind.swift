@@ -9,5 +9,7 @@ public enum EffectKind: String, Sendable, Hashable, CaseIterable, Codable {
     case startInvocation
     /// An invocation to stop.
     case cancelInvocation
+    /// An invocation's work, run by the fleet's workers as an activity (``DurableActivity``).
+    case activity
 }
 #endif

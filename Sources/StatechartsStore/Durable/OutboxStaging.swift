@@ -21,21 +21,31 @@ where
     /// Whether the fleet delivers effects that leave it; without a handler only sends to other
     /// machines of the fleet are kept.
     let keepsEffects: Bool
+    /// Whether an invocation runs as an activity of the fleet's workers: a registered activity, or
+    /// an `Invoke` with work of its own.
+    let runsAsActivity: (InvocationStart<State, Event, Context>) -> Bool
     /// The outbox entries, in the order the steps asked for them.
     private(set) var entries: [OutboxEntry] = []
     /// Events for machines of the fleet, journaled in the same transaction.
     private(set) var sends: [IncomingEvent] = []
     /// Identifiers of delayed sends cancelled, whose entries committed before are removed.
     private(set) var cancelled: [String] = []
+    /// Invocations whose state was exited (their numbers, as text): their activities committed
+    /// before are removed, and a worker running one is told.
+    private(set) var cancelledActivities: [String] = []
     /// Effects that could not be kept (their values do not encode), for the fleet's `onError`.
     private(set) var problems: [String] = []
     /// Made at the first effect to encode: most steps of most machines have none.
     private var encoder: JSONEncoder?
 
-    init(machine: String, now: Int64, keepsEffects: Bool) {
+    init(
+        machine: String, now: Int64, keepsEffects: Bool,
+        runsAsActivity: @escaping (InvocationStart<State, Event, Context>) -> Bool
+    ) {
         self.machine = machine
         self.now = now
         self.keepsEffects = keepsEffects
+        self.runsAsActivity = runsAsActivity
     }
 
     /// Whether `outgoing` goes to a machine of the fleet: a plain target through SCXML's own
@@ -69,19 +79,31 @@ where
                         key: key, kind: EffectKind.send.rawValue, sendID: outgoing.id, delay: outgoing.delay)
                 }
             case .cancelSend(let id):
-                entries.removeAll { $0.sendID == id }
+                entries.removeAll { $0.sendID == id && $0.kind != OutboxEntry.activityKind }
                 cancelled.append(id)
             case .log(let record):
                 if keepsEffects {
                     keep(.log(label: record.label, message: record.message), key: key, kind: EffectKind.log.rawValue)
                 }
             case .startInvocation(let start):
-                if keepsEffects {
+                if runsAsActivity(start) {
+                    keep(
+                        .activity(
+                            id: start.id, name: start.name, state: start.state, context: start.context,
+                            definition: start.definition),
+                        key: key, kind: OutboxEntry.activityKind, sendID: String(start.id.rawValue))
+                } else if keepsEffects {
                     keep(
                         .startInvocation(id: start.id, name: start.name, state: start.state, context: start.context),
                         key: key, kind: EffectKind.startInvocation.rawValue)
                 }
             case .cancelInvocation(let id):
+                let invocation = String(id.rawValue)
+                let staged = entries.count
+                entries.removeAll { $0.kind == OutboxEntry.activityKind && $0.sendID == invocation }
+                // An activity staged in this transaction never reaches the store; one committed
+                // before is removed with the step, and a worker running it is told.
+                if entries.count == staged { cancelledActivities.append(invocation) }
                 if keepsEffects { keep(.cancelInvocation(id), key: key, kind: EffectKind.cancelInvocation.rawValue) }
             }
         }

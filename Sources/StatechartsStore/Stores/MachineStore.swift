@@ -32,7 +32,7 @@ public protocol MachineStore: Sendable {
     ///
     /// - Returns: What `apply` returned, or an empty array when there was nothing to claim.
     func process(
-        _ request: ClaimRequest, apply: @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
+        _ request: ClaimRequest, apply: @escaping @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
     ) async throws(StoreError) -> [MachineUpdate]
 
     /// The saved state of one machine: its row and the journal after its snapshot.
@@ -75,6 +75,33 @@ public protocol MachineStore: Sendable {
     ///
     /// - Returns: Whether there was such a dead letter.
     func retryDeadLetter(_ key: EffectKey, at time: Int64) async throws(StoreError) -> Bool
+
+    /// Whether ``listen(_:)`` tells of the work that other processes' transactions give: without
+    /// it, workers find that work by polling.
+    var notifiesChanges: Bool { get }
+
+    /// Calls `wake` each time a transaction of any process, this one included, commits events to
+    /// apply or effects due, until the task is cancelled. A store that cannot
+    /// (``notifiesChanges`` is `false`) returns at once.
+    ///
+    /// - Throws: ``StoreError`` when the store's connection fails; call it again to go on.
+    func listen(_ wake: @escaping @Sendable (StoreChange) -> Void) async throws(StoreError)
+}
+
+extension MachineStore {
+    /// `false`: workers poll.
+    public var notifiesChanges: Bool { false }
+
+    /// Returns at once: this store does not notify.
+    public func listen(_ wake: @escaping @Sendable (StoreChange) -> Void) async throws(StoreError) {}
+}
+
+/// What a store's notification (``MachineStore/listen(_:)``) says there is to do.
+public enum StoreChange: String, Sendable, Hashable {
+    /// Events were journaled: machines have work.
+    case events
+    /// Effects were written that are due now.
+    case effects
 }
 
 /// An event on its way into the journal.
@@ -87,13 +114,19 @@ public struct IncomingEvent: Sendable, Hashable {
     public var payload: String
     /// When it was sent, in nanoseconds since 1970.
     public var acknowledgedAt: Int64
+    /// What it is: an event (``JournalEntry/Kind/event``), or how an activity of the machine ended
+    /// (``JournalEntry/Kind/outcome``).
+    public var kind: JournalEntry.Kind
 
     /// An incoming event from its parts.
-    public init(machine: String, eventID: String, payload: String, acknowledgedAt: Int64) {
+    public init(
+        machine: String, eventID: String, payload: String, acknowledgedAt: Int64, kind: JournalEntry.Kind = .event
+    ) {
         self.machine = machine
         self.eventID = eventID
         self.payload = payload
         self.acknowledgedAt = acknowledgedAt
+        self.kind = kind
     }
 }
 
@@ -191,12 +224,15 @@ public struct PendingEvent: Sendable, Hashable {
     public var eventID: String
     /// The event, as JSON.
     public var payload: String
+    /// What it is: an event, or how an activity of the machine ended.
+    public var kind: JournalEntry.Kind
 
     /// A pending event from its parts.
-    public init(position: Int64, eventID: String, payload: String) {
+    public init(position: Int64, eventID: String, payload: String, kind: JournalEntry.Kind = .event) {
         self.position = position
         self.eventID = eventID
         self.payload = payload
+        self.kind = kind
     }
 }
 
@@ -221,6 +257,9 @@ public struct JournalEntry: Sendable, Hashable {
         case advance = 1
         /// Advance to ``time`` and start the machine.
         case start = 2
+        /// Advance to ``time`` and deliver how one of the machine's activities ended (its event,
+        /// or its failure), which the machine drops if it left the activity's state since.
+        case outcome = 3
     }
 
     /// An entry from its parts.
@@ -262,6 +301,9 @@ public struct MachineUpdate: Sendable {
     /// The identifiers of delayed sends the applied steps cancelled: the machine's outbox entries
     /// with these ``OutboxEntry/sendID``s are removed.
     public var cancelledSends: [String]
+    /// The invocations the applied steps cancelled (their `InvocationID` numbers, as text): the
+    /// machine's activities with these ``OutboxEntry/sendID``s are removed.
+    public var cancelledActivities: [String]
 
     /// An applied pending event.
     public struct AppliedEvent: Sendable, Hashable {
@@ -284,8 +326,10 @@ public struct MachineUpdate: Sendable {
     public init(
         id: String, appliedSequence: Int64, appliedEvents: [AppliedEvent], newEntries: [JournalEntry],
         snapshot: String?, configuration: String, status: String, timers: [TimerRow]?, compactThrough: Int64?,
-        outbox: [OutboxEntry] = [], sends: [IncomingEvent] = [], cancelledSends: [String] = []
+        outbox: [OutboxEntry] = [], sends: [IncomingEvent] = [], cancelledSends: [String] = [],
+        cancelledActivities: [String] = []
     ) {
+        self.cancelledActivities = cancelledActivities
         self.id = id
         self.appliedSequence = appliedSequence
         self.appliedEvents = appliedEvents

@@ -11,7 +11,9 @@ public struct OutboxEntry: Sendable, Hashable {
     /// What kind of effect it is (an ``EffectKind``'s raw value, or `fleetSend` for a delayed
     /// send to another machine of the fleet).
     public var kind: String
-    /// The identifier the sending step gave a delayed send, which a later step may cancel it by.
+    /// The identifier the sending step gave a delayed send, which a later step may cancel it by;
+    /// for an activity (kind ``activityKind``), its invocation's number, by which exiting its
+    /// state cancels it.
     public var sendID: String?
     /// The effect, as JSON.
     public var payload: String
@@ -38,5 +40,8 @@ public struct OutboxEntry: Sendable, Hashable {
         self.lastError = lastError
         self.isDeadLetter = isDeadLetter
     }
+
+    /// The kind of an activity: an invocation's work, run by the fleet's workers.
+    public static var activityKind: String { EffectKind.activity.rawValue }
 }
 #endif

@@ -10,7 +10,7 @@ extension PostgresMachineStore {
         if request.limit < 1 { return [] }
         let logger = logger
         do {
-            return try await client.withTransaction(logger: logger) { connection -> [OutboxEntry] in
+            return try await transaction { connection -> [OutboxEntry] in
                 var due = try await Self.outboxEntries(
                     connection,
                     """
@@ -45,7 +45,7 @@ extension PostgresMachineStore {
         if outcomes.isEmpty { return }
         let logger = logger
         do {
-            try await client.withTransaction(logger: logger) { connection in
+            try await transaction { connection in
                 let delivered = outcomes.filter { $0.result == .delivered }.map(\.key)
                 if !delivered.isEmpty {
                     let machines = delivered.map(\.machine)
@@ -95,7 +95,7 @@ extension PostgresMachineStore {
     public func outbox(of machine: String) async throws(StoreError) -> [OutboxEntry] {
         let logger = logger
         do {
-            return try await client.withConnection { connection in
+            return try await connection { connection in
                 try await Self.outboxEntries(
                     connection,
                     "\(unescaped: Self.outboxColumns) WHERE machine_id = \(machine) ORDER BY sequence, effect_index",
@@ -110,7 +110,7 @@ extension PostgresMachineStore {
     public func deadLetters(limit: Int) async throws(StoreError) -> [OutboxEntry] {
         let logger = logger
         do {
-            return try await client.withConnection { connection in
+            return try await connection { connection in
                 try await Self.outboxEntries(
                     connection,
                     """
@@ -127,7 +127,7 @@ extension PostgresMachineStore {
     public func retryDeadLetter(_ key: EffectKey, at time: Int64) async throws(StoreError) -> Bool {
         let logger = logger
         do {
-            return try await client.withConnection { connection in
+            return try await connection { connection in
                 var found = false
                 for try await _ in try await connection.query(
                     """
@@ -150,7 +150,7 @@ extension PostgresMachineStore {
     public func census() async throws(StoreError) -> [MachineCensus] {
         let logger = logger
         do {
-            return try await client.withConnection { connection in
+            return try await connection { connection in
                 var lines: [MachineCensus] = []
                 for try await (configuration, status, count) in try await connection.query(
                     """

@@ -1,6 +1,7 @@
 #if Store
 #if PostgreSQL
 import Foundation
+import Statecharts
 import Logging
 import PostgresNIO
 
@@ -23,11 +24,17 @@ import PostgresNIO
 /// a fleet and its tests, can share a database. The store keeps a pool of connections;
 /// ``close()`` ends it.
 public final class PostgresMachineStore: MachineStore {
-    let client: PostgresClient
+    /// The pool of connections, and the task that runs it; replaced by a new one when an
+    /// operation outlives ``operationTimeLimit`` (see ``bounded(_:)``).
+    private let pool: Locked<(client: PostgresClient, running: Task<Void, Never>)>
+    private let configuration: PostgresClient.Configuration
+    /// How long one operation may take before the store gives up on its pool of connections.
+    public let operationTimeLimit: Duration
     /// The schema that holds the tables.
     public let schema: String
-    private let running: Task<Void, Never>
     let logger: Logger
+    /// The listeners of ``listen(_:)``, which share one listening connection.
+    let notifications = NotificationHub()
 
     /// The store's name in errors.
     static let name = "PostgreSQL store"
@@ -39,11 +46,15 @@ public final class PostgresMachineStore: MachineStore {
     /// most `connections` connections, without TLS unless the URL asks for it
     /// (`?sslmode=require`).
     ///
-    /// The tables go in `schema`, which ``prepare()`` creates when it does not exist.
+    /// The tables go in `schema`, which ``prepare()`` creates when it does not exist. An
+    /// operation that takes longer than `operationTimeLimit` fails, and the store starts a new pool
+    /// of connections (see ``init(configuration:schema:operationTimeLimit:)``).
     ///
     /// - Throws: ``StoreError/invalidConfiguration(_:)`` when the URL is not one, or the schema
     ///   name is not a plain lowercase identifier.
-    public convenience init(url: String, schema: String = "public", connections: Int = 4) throws(StoreError) {
+    public convenience init(
+        url: String, schema: String = "public", connections: Int = 4, operationTimeLimit: Duration = .seconds(30)
+    ) throws(StoreError) {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
             let host = components.host, let user = components.user
         else {
@@ -55,31 +66,128 @@ public final class PostgresMachineStore: MachineStore {
             database: String(components.path.drop(while: { $0 == "/" })).nilIfEmpty,
             tls: requireTLS ? .require(.makeClientConfiguration()) : .disable)
         configuration.options.maximumConnections = max(1, connections)
-        try self.init(configuration: configuration, schema: schema)
+        try self.init(configuration: configuration, schema: schema, operationTimeLimit: operationTimeLimit)
     }
 
     /// A store on the database that `configuration` describes, with its tables in `schema`.
     ///
     /// - Throws: ``StoreError/invalidConfiguration(_:)`` when the schema name is not a plain
     ///   lowercase identifier (letters, digits and underscores, at most 63 bytes).
-    public init(configuration: PostgresClient.Configuration, schema: String = "public") throws(StoreError) {
+    ///
+    /// An operation (a transaction, a read) that takes longer than `operationTimeLimit` fails with
+    /// ``StoreError/database(store:operation:message:)``, and the store starts a new pool of
+    /// connections for the next ones: after a server restart or connections cut mid-way, a pool
+    /// can be left waiting for connections that never come back.
+    public init(
+        configuration: PostgresClient.Configuration, schema: String = "public",
+        operationTimeLimit: Duration = .seconds(30)
+    ) throws(StoreError) {
         guard Self.isPlainIdentifier(schema) else {
             throw .invalidConfiguration("'\(schema)' is not a schema name of lowercase letters, digits and underscores")
         }
         var configuration = configuration
         configuration.options.additionalStartupParameters.append(("search_path", schema))
         self.schema = schema
+        self.configuration = configuration
+        self.operationTimeLimit = operationTimeLimit
         logger = Logger(label: "statecharts.store.postgres") { _ in SwiftLogNoOpLogHandler() }
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
-        running = Task { await client.run() }
+        pool = Locked(Self.startPool(configuration, logger))
     }
 
-    deinit { running.cancel() }
+    deinit {
+        notifications.stop()
+        pool.withLock { $0.running }.cancel()
+    }
 
     /// Closes the store's connections.
     public func close() {
-        running.cancel()
+        notifications.stop()
+        pool.withLock { $0.running }.cancel()
+    }
+
+    /// The pool of connections now.
+    var client: PostgresClient { pool.withLock { $0.client } }
+
+    private static func startPool(
+        _ configuration: PostgresClient.Configuration, _ logger: Logger
+    ) -> (client: PostgresClient, running: Task<Void, Never>) {
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        return (client, Task { await client.run() })
+    }
+
+    /// Why an operation failed when it outlived ``operationTimeLimit``.
+    struct OperationTimedOut: Error, CustomStringConvertible {
+        let limit: Duration
+        var description: String {
+            "no answer within \(limit); the store starts a new pool of connections for the next operations"
+        }
+    }
+
+    /// Runs `operation` on the pool, for at most ``operationTimeLimit``. Past it, the caller gets
+    /// ``OperationTimedOut`` at once, `operation` is cancelled (a task that does not answer its
+    /// cancellation is left behind, never awaited), and the pool is replaced by a new one, so
+    /// that a pool left waiting for dead connections does not hold up the store for good.
+    func bounded<Result: Sendable>(
+        _ operation: @escaping @Sendable (PostgresClient) async throws -> Result
+    ) async throws -> Result {
+        let client = client
+        let task = Task { try await operation(client) }
+        let limit = operationTimeLimit
+        let settled = Locked(false)
+        let outcome: Result? = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result?, any Error>) in
+                Task {
+                    let result = await task.result
+                    if Self.settle(settled) { continuation.resume(with: result.map { $0 as Result? }) }
+                }
+                Task {
+                    try? await Task.sleep(for: limit)
+                    if Self.settle(settled) { continuation.resume(returning: nil) }
+                }
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        guard let outcome else {
+            task.cancel()
+            replacePool(after: client)
+            throw OperationTimedOut(limit: limit)
+        }
+        return outcome
+    }
+
+    /// Whether this caller is the first to settle: the other finds it settled.
+    private static func settle(_ settled: Locked<Bool>) -> Bool {
+        settled.withLock { settled in
+            defer { settled = true }
+            return !settled
+        }
+    }
+
+    /// Starts a new pool in place of `stale`, unless another operation did already.
+    private func replacePool(after stale: PostgresClient) {
+        let old = pool.withLock { pool -> Task<Void, Never>? in
+            guard pool.client === stale else { return nil }
+            let running = pool.running
+            pool = Self.startPool(configuration, logger)
+            return running
+        }
+        old?.cancel()
+    }
+
+    /// A transaction on a connection of the pool, within ``operationTimeLimit``.
+    func transaction<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let logger = logger
+        return try await bounded { client in try await client.withTransaction(logger: logger) { try await body($0) } }
+    }
+
+    /// A connection of the pool, within ``operationTimeLimit``.
+    func connection<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await bounded { client in try await client.withConnection { try await body($0) } }
     }
 
     /// Whether `name` can be written in SQL as it is: a lowercase letter or underscore, then up
@@ -111,8 +219,10 @@ public final class PostgresMachineStore: MachineStore {
 
     /// Creates or migrates the tables, once, however many workers call it at the same time.
     public func prepare() async throws(StoreError) {
+        let logger = logger
+        let schema = schema
         do {
-            try await client.withTransaction(logger: logger) { connection in
+            try await transaction { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(72017201)", logger: logger)
                 try await connection.query(
                     PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
@@ -213,7 +323,7 @@ public final class PostgresMachineStore: MachineStore {
         if events.isEmpty { return [] }
         let logger = logger
         do {
-            let inserted = try await client.withTransaction(logger: logger) { connection -> [String: Int64] in
+            let inserted = try await transaction { connection -> [String: Int64] in
                 try await Self.journal(events, connection, logger)
             }
             var seen: Set<String> = []
@@ -254,14 +364,24 @@ public final class PostgresMachineStore: MachineStore {
         let eventIDs = events.map(\.eventID)
         let payloads = events.map(\.payload)
         let times = events.map(\.acknowledgedAt)
+        let kinds = events.map(\.kind.rawValue)
         var inserted: [String: Int64] = [:]
+        // The notification (``listen(_:)``) goes in the same statement, when something was
+        // inserted: no round trip of its own.
+        let change = StoreChange.events.rawValue
         let rows = try await connection.query(
             """
-            INSERT INTO statechart_journal (machine_id, event_id, kind, payload, acknowledged_at)
-            SELECT m, e, 0, p, a FROM unnest(\(ids)::text[], \(eventIDs)::text[], \(payloads)::text[], \(times)::bigint[])
-                AS t(m, e, p, a)
-            ON CONFLICT (machine_id, event_id) DO NOTHING
-            RETURNING machine_id, event_id, position
+            WITH inserted AS (
+                INSERT INTO statechart_journal (machine_id, event_id, kind, payload, acknowledged_at)
+                SELECT m, e, k, p, a FROM unnest(\(ids)::text[], \(eventIDs)::text[], \(payloads)::text[],
+                    \(times)::bigint[], \(kinds)::integer[]) AS t(m, e, p, a, k)
+                ON CONFLICT (machine_id, event_id) DO NOTHING
+                RETURNING machine_id, event_id, position
+            ), notified AS (
+                SELECT pg_notify('statecharts_' || current_schema(), \(change)) FROM (SELECT 1) AS one
+                WHERE EXISTS (SELECT 1 FROM inserted)
+            )
+            SELECT i.machine_id, i.event_id, i.position FROM inserted i LEFT JOIN notified ON true
             """, logger: logger)
         for try await (machine, eventID, position) in rows.decode((String, String, Int64).self) {
             inserted[machine + "\u{0}" + eventID] = position
@@ -269,28 +389,82 @@ public final class PostgresMachineStore: MachineStore {
         return inserted
     }
 
+    /// Tells the listeners of this schema's fleet (``listen(_:)``) of `change` when the
+    /// transaction on `connection` commits; PostgreSQL sends one notification per transaction
+    /// however many times it is asked.
+    static func notify(_ change: StoreChange, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        let payload = change.rawValue
+        try await connection.query(
+            "SELECT pg_notify('statecharts_' || current_schema(), \(payload))", logger: logger)
+    }
+
+    /// Every store on the same schema, in every process, notifies on this channel.
+    var channel: String { "statecharts_\(schema)" }
+
+    /// `true`: `LISTEN`/`NOTIFY`.
+    public var notifiesChanges: Bool { true }
+
+    /// Calls `wake` for each notification on the schema's channel, and once for each kind when it
+    /// starts, for the work committed before then, until the task is cancelled. Every listener of
+    /// this store shares one connection (one of the pool's), which listens again a second after it
+    /// fails; polling finds the work meanwhile.
+    public func listen(_ wake: @escaping @Sendable (StoreChange) -> Void) async throws(StoreError) {
+        let current: @Sendable () -> PostgresClient? = { [weak self] in self?.client }
+        let id = notifications.add(wake) { [channel, logger] hub in
+            Task { await Self.listen(current, channel: channel, logger: logger, hub: hub) }
+        }
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        notifications.remove(id)
+    }
+
+    /// Listens on `channel`, on a connection of the store's pool as it is now (`client`: `nil`
+    /// once the store is gone), and hands each notification to `hub`, until cancelled.
+    static func listen(
+        _ client: @escaping @Sendable () -> PostgresClient?, channel: String, logger: Logger, hub: NotificationHub
+    ) async {
+        while !Task.isCancelled, let pool = client() {
+            do {
+                try await pool.withConnection { connection in
+                    try await connection.listen(on: channel) { notifications in
+                        hub.wake(.events)
+                        hub.wake(.effects)
+                        for try await notification in notifications {
+                            hub.wake(StoreChange(rawValue: notification.payload) ?? .events)
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("listening for notifications failed, again in a second: \(error)")
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
     /// Claims machines with pending events (oldest first) or timers due with `FOR UPDATE SKIP
     /// LOCKED`, skipping those other workers hold, and commits what `apply` returns.
     public func process(
-        _ request: ClaimRequest, apply: @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
+        _ request: ClaimRequest, apply: @escaping @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
     ) async throws(StoreError) -> [MachineUpdate] {
         let logger = logger
         do {
-            return try await client.withTransaction(logger: logger) { connection -> [MachineUpdate] in
+            return try await transaction { connection -> [MachineUpdate] in
                 var rows = try await Self.claim(connection, request, logger)
                 if rows.isEmpty { return [] }
                 rows.sort { $0.id < $1.id }
                 let ids = rows.map(\.id)
                 var pending: [String: [PendingEvent]] = [:]
-                for try await (position, machine, eventID, payload) in try await connection.query(
+                for try await (position, machine, eventID, payload, kind) in try await connection.query(
                     """
-                    SELECT position, machine_id, event_id, payload FROM statechart_journal
+                    SELECT position, machine_id, event_id, payload, kind FROM statechart_journal
                     WHERE machine_id = ANY(\(ids)::text[]) AND sequence IS NULL ORDER BY position
                     """, logger: logger
-                ).decode((Int64, String, String?, String?).self)
+                ).decode((Int64, String, String?, String?, Int).self)
                 where pending[machine, default: []].count < request.eventLimit {
                     pending[machine, default: []].append(
-                        PendingEvent(position: position, eventID: eventID ?? "", payload: payload ?? ""))
+                        PendingEvent(
+                            position: position, eventID: eventID ?? "", payload: payload ?? "",
+                            kind: JournalEntry.Kind(rawValue: kind) ?? .event))
                 }
                 let stale = rows.filter { request.cachedSequence($0.id) != $0.appliedSequence }
                 var replay: [String: [JournalEntry]] = [:]
@@ -440,6 +614,7 @@ public final class PostgresMachineStore: MachineStore {
         }
         let sends = updates.flatMap(\.sends)
         if !sends.isEmpty { _ = try await journal(sends, connection, logger) }
+        let activity = OutboxEntry.activityKind
         let cancelled = updates.flatMap { update in update.cancelledSends.map { (update.id, $0) } }
         if !cancelled.isEmpty {
             let machines = cancelled.map(\.0)
@@ -447,10 +622,22 @@ public final class PostgresMachineStore: MachineStore {
             try await connection.query(
                 """
                 DELETE FROM statechart_outbox o USING unnest(\(machines)::text[], \(sendIDs)::text[]) AS c(id, send)
-                WHERE o.machine_id = c.id AND o.send_id = c.send AND NOT o.dead
+                WHERE o.machine_id = c.id AND o.send_id = c.send AND o.kind <> \(activity) AND NOT o.dead
+                """, logger: logger)
+        }
+        let stopped = updates.flatMap { update in update.cancelledActivities.map { (update.id, $0) } }
+        if !stopped.isEmpty {
+            let machines = stopped.map(\.0)
+            let invocations = stopped.map(\.1)
+            try await connection.query(
+                """
+                DELETE FROM statechart_outbox o USING unnest(\(machines)::text[], \(invocations)::text[]) AS c(id, send)
+                WHERE o.machine_id = c.id AND o.send_id = c.send AND o.kind = \(activity)
                 """, logger: logger)
         }
         let effects = updates.flatMap(\.outbox)
+        let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        if effects.contains(where: { $0.dueAt <= now }) { try await notify(.effects, connection, logger) }
         if !effects.isEmpty {
             let machines = effects.map(\.key.machine)
             let sequences = effects.map(\.key.sequence)
@@ -483,7 +670,7 @@ public final class PostgresMachineStore: MachineStore {
     public func record(of machine: String) async throws(StoreError) -> MachineRecord? {
         let logger = logger
         do {
-            return try await client.withConnection { connection -> MachineRecord? in
+            return try await connection { connection -> MachineRecord? in
                 var found: MachineRow?
                 for try await (epoch, applied, snapshotSequence, snapshot, configuration, status)
                     in try await connection
@@ -542,7 +729,7 @@ public final class PostgresMachineStore: MachineStore {
     public func journal(of machine: String) async throws(StoreError) -> [JournalEntry] {
         let logger = logger
         do {
-            return try await client.withConnection { connection in
+            return try await connection { connection in
                 try await Self.entries(
                     connection,
                     """
@@ -559,7 +746,7 @@ public final class PostgresMachineStore: MachineStore {
     public func backlog(now: Int64) async throws(StoreError) -> Backlog {
         let logger = logger
         do {
-            return try await client.withConnection { connection in
+            return try await connection { connection in
                 var backlog = Backlog(pendingEvents: 0, dueTimers: 0)
                 for try await (pending, due, effects, dead) in try await connection.query(
                     """
@@ -582,7 +769,7 @@ public final class PostgresMachineStore: MachineStore {
     public func machineIDs() async throws(StoreError) -> [String] {
         let logger = logger
         do {
-            return try await client.withConnection { connection in
+            return try await connection { connection in
                 var ids: [String] = []
                 for try await id in try await connection.query(
                     "SELECT id FROM statechart_machines ORDER BY id", logger: logger

@@ -255,13 +255,15 @@ public struct SQLiteMachineStore: MachineStore {
         let insert = try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO statechart_journal (machine_id, event_id, kind, payload, acknowledged_at)
-                VALUES (?, ?, 0, ?, ?)
+                VALUES (?, ?, ?, ?, ?)
                 """)
         var admissions: [Admission] = []
         admissions.reserveCapacity(events.count)
         for event in events {
             try machine.execute(arguments: [event.machine, event.acknowledgedAt])
-            try insert.execute(arguments: [event.machine, event.eventID, event.payload, event.acknowledgedAt])
+            try insert.execute(arguments: [
+                event.machine, event.eventID, event.kind.rawValue, event.payload, event.acknowledgedAt,
+            ])
             admissions.append(db.changesCount > 0 ? .journaled(position: db.lastInsertedRowID) : .duplicate)
         }
         return admissions
@@ -270,7 +272,7 @@ public struct SQLiteMachineStore: MachineStore {
     /// Claims machines with pending events (oldest first) or timers due, in the write transaction
     /// that SQLite's write lock makes the only one, and commits what `apply` returns.
     public func process(
-        _ request: ClaimRequest, apply: @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
+        _ request: ClaimRequest, apply: @escaping @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
     ) async throws(StoreError) -> [MachineUpdate] {
         do {
             return try await pool.write { db in
@@ -302,13 +304,15 @@ public struct SQLiteMachineStore: MachineStore {
         let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql: """
-                    SELECT position, machine_id, event_id, payload FROM statechart_journal
+                    SELECT position, machine_id, event_id, payload, kind FROM statechart_journal
                     WHERE sequence IS NULL ORDER BY position
                     """))
         while let row = try rows.next() {
             let machine: String = row[1]
             if request.excluded.contains(machine) { continue }
-            let event = PendingEvent(position: row[0], eventID: row[2] ?? "", payload: row[3] ?? "")
+            let event = PendingEvent(
+                position: row[0], eventID: row[2] ?? "", payload: row[3] ?? "",
+                kind: JournalEntry.Kind(rawValue: row[4]) ?? .event)
             if var events = pending[machine] {
                 if events.count < request.eventLimit {
                     pending[machine] = nil
@@ -393,7 +397,9 @@ public struct SQLiteMachineStore: MachineStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """)
         let cancel = try db.cachedStatement(
-            sql: "DELETE FROM statechart_outbox WHERE machine_id = ? AND send_id = ? AND dead = 0")
+            sql: "DELETE FROM statechart_outbox WHERE machine_id = ? AND send_id = ? AND kind <> ? AND dead = 0")
+        let cancelActivity = try db.cachedStatement(
+            sql: "DELETE FROM statechart_outbox WHERE machine_id = ? AND send_id = ? AND kind = ?")
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
         let sends = updates.flatMap(\.sends)
         if !sends.isEmpty { _ = try journal(db, sends) }
@@ -418,7 +424,10 @@ public struct SQLiteMachineStore: MachineStore {
                 try compact.execute(arguments: [update.id, through])
             }
             for sendID in update.cancelledSends {
-                try cancel.execute(arguments: [update.id, sendID])
+                try cancel.execute(arguments: [update.id, sendID, OutboxEntry.activityKind])
+            }
+            for invocation in update.cancelledActivities {
+                try cancelActivity.execute(arguments: [update.id, invocation, OutboxEntry.activityKind])
             }
             for entry in update.outbox {
                 try effect.execute(arguments: [
