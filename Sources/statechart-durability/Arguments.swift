@@ -37,6 +37,22 @@ struct Arguments {
     }
 }
 
+/// Does `operation` until it does not fail with a database failure (a server restarting, a
+/// connection cut), as a client of an at-least-once API does, every 100 ms for up to a minute.
+@discardableResult
+func retryingDatabaseFailures<Result>(_ operation: () async throws(StoreError) -> Result) async throws -> Result {
+    var attempt = 0
+    while true {
+        attempt += 1
+        do throws(StoreError) {
+            return try await operation()
+        } catch {
+            guard case .database = error, attempt < 600 else { throw error }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
+
 /// The next index of a stream that several sender tasks share: each index is taken once.
 func takeIndex(_ next: Locked<Int>) -> Int {
     next.withLock { value in
@@ -62,15 +78,7 @@ func openStore(_ location: String, connections: Int = 4) async throws -> any Mac
         let store = try PostgresMachineStore(url: location, connections: connections, operationTimeLimit: .seconds(5))
         // A connection cut (the crash tests' proxy) or a server restarting fails the migration:
         // try again, for up to a minute.
-        for attempt in 1... {
-            do throws(StoreError) {
-                try await store.prepare()
-                return store
-            } catch {
-                guard case .database = error, attempt < 300 else { throw error }
-                try await Task.sleep(for: .milliseconds(200))
-            }
-        }
+        try await retryingDatabaseFailures { () async throws(StoreError) in try await store.prepare() }
         return store
         #else
         throw UsageError("built without the trait PostgreSQL")

@@ -29,6 +29,10 @@ func serve(_ arguments: Arguments) async throws {
 func pace(_ arguments: Arguments) async throws {
     let rate = try arguments.int("rate")
     let seconds = try arguments.int("seconds", default: 10)
+    // Bounded, so that the stream's arithmetic (events, nanoseconds) cannot overflow.
+    guard rate <= 1_000_000, (1...86_400).contains(seconds) else {
+        throw UsageError("--rate takes 0 to 1,000,000 events/s and --seconds 1 to 86,400")
+    }
     let machines = try arguments.int("machines", default: 1000)
     let senders = try arguments.int("senders", default: rate == 0 ? 256 : 64)
     let store = try await openStore(try arguments.string("store"))

@@ -123,19 +123,11 @@ func work(_ arguments: Arguments) async throws {
 }
 
 /// Sends event `index` of `stream` as a client that wants it acknowledged does: when the database
-/// fails (a server restarting, a connection cut), it sends again with the same identifier, which
-/// the journal recognizes if the first attempt committed after all. Gives up after a minute.
+/// fails, it sends again with the same identifier, which the journal recognizes if the first
+/// attempt committed after all.
 func sendRetrying(_ fleet: Fleet, _ stream: EventStream, _ index: Int) async throws {
-    var attempt = 0
-    while true {
-        attempt += 1
-        do throws(StoreError) {
-            try await fleet.send(stream.event(index), to: stream.machine(index), id: stream.eventID(index))
-            return
-        } catch {
-            guard case .database = error, attempt < 600 else { throw error }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+    try await retryingDatabaseFailures { () async throws(StoreError) in
+        try await fleet.send(stream.event(index), to: stream.machine(index), id: stream.eventID(index))
     }
 }
 

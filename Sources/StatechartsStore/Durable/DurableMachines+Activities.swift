@@ -46,9 +46,7 @@ extension DurableMachines {
             return await settle(entry, ActivityOutcome(invocation: id.rawValue, event: event), policy: policy)
         case .failed(let error):
             guard entry.attempts >= policy.maximumAttempts else {
-                return EffectOutcome(
-                    key: entry.key, attempt: entry.attempts,
-                    result: .retry(at: clock() &+ policy.delay(afterAttempt: entry.attempts), error: "\(error)"))
+                return failed(entry, policy: policy, reason: "\(error)")
             }
             let outcome =
                 onFailure.map { ActivityOutcome(invocation: id.rawValue, event: $0(error)) }
@@ -71,13 +69,7 @@ extension DurableMachines {
                     acknowledgedAt: clock(), kind: .outcome))
             return EffectOutcome(key: entry.key, attempt: entry.attempts, result: .delivered)
         } catch {
-            let reason = "the activity's outcome could not be journaled: \(error)"
-            if entry.attempts >= policy.maximumAttempts {
-                return EffectOutcome(key: entry.key, attempt: entry.attempts, result: .deadLetter(error: reason))
-            }
-            return EffectOutcome(
-                key: entry.key, attempt: entry.attempts,
-                result: .retry(at: clock() &+ policy.delay(afterAttempt: entry.attempts), error: reason))
+            return failed(entry, policy: policy, reason: "the activity's outcome could not be journaled: \(error)")
         }
     }
 

@@ -68,12 +68,18 @@ extension DurableMachines {
             failure = "this fleet has no delivery handler (pass `deliver` to every DurableMachines on this store)"
         }
         guard let failure else { return EffectOutcome(key: entry.key, attempt: entry.attempts, result: .delivered) }
+        return failed(entry, policy: policy, reason: failure)
+    }
+
+    /// What becomes of `entry` after an attempt that failed for `reason`: retried after its
+    /// back-off, or a dead letter once `policy` is exhausted.
+    func failed(_ entry: OutboxEntry, policy: RetryPolicy, reason: String) -> EffectOutcome {
         if entry.attempts >= policy.maximumAttempts {
-            return EffectOutcome(key: entry.key, attempt: entry.attempts, result: .deadLetter(error: failure))
+            return EffectOutcome(key: entry.key, attempt: entry.attempts, result: .deadLetter(error: reason))
         }
         return EffectOutcome(
             key: entry.key, attempt: entry.attempts,
-            result: .retry(at: clock() &+ policy.delay(afterAttempt: entry.attempts), error: failure))
+            result: .retry(at: clock() &+ policy.delay(afterAttempt: entry.attempts), error: reason))
     }
 
     /// Journals a delayed send into its machine's queue; the reason it failed, or `nil`.
