@@ -194,13 +194,16 @@ let package = Package(
             name: "StatechartsStore",
             dependencies: [
                 "Statecharts", .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Store"])),
+                // Durable documents (DurableMachines(document:…)); this package's own module.
+                .target(name: "StatechartsSCXML", condition: .when(traits: ["Store"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Store"])),
             ]),
         .executableTarget(
             name: "statechart-durability",
             dependencies: [
-                "StatechartsStore", "Statecharts",
+                "StatechartsStore", "Statecharts", "StatechartsSCXML",
+                .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Store"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Store"])),
@@ -353,6 +356,7 @@ let package = Package(
             name: "StatechartsStoreTests",
             dependencies: [
                 "StatechartsStore", "Statecharts",
+                "StatechartsSCXML", .target(name: "StatechartsECMAScript", condition: .when(traits: ["ECMAScript"])),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Store"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ]),

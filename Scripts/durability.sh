@@ -9,7 +9,13 @@
 #
 #   <store>: N events acknowledged, 0 lost, 0 duplicated; T timers due, 0 missed, 0 fired twice;
 #   E effects due, 0 lost, D delivered again (all with their first key); R sends between machines,
-#   0 lost, 0 duplicated
+#   0 lost, 0 duplicated; A activities started, 0 lost, 0 duplicated, C cancelled with their state,
+#   X run again (all with their first key)
+#
+# Then the same chart as an SCXML document with ECMAScript data (a delayed <send> for each arm, an
+# <invoke> of a Swift invoker for each reservation), to a fifth of the machines (each holds a
+# JavaScript virtual machine), on each store: document-sqlite and document-postgres, whose lines
+# leave out the effects and sends that leave the fleet, which the document has none of.
 #
 # SQLite with one worker; PostgreSQL with 4 workers sharing the fleet, when STATECHARTS_POSTGRES_URL
 # names a server (Scripts/postgres.sh starts one and prints its URL; without it, PostgreSQL is
@@ -18,6 +24,7 @@
 # loopback (Scripts/fault-proxy.py) that cuts the workers' connections at random.
 #
 #   Scripts/durability.sh [--kills N] [--events E] [--machines M]     crash tests (default 20 kills per store)
+#                         [--only REGEX]                              only the runs whose label matches
 #   Scripts/durability.sh --bench [--events E] [--machines M]          the benchmark (release build): throughput,
 #                                                                      then latency with another process sending
 set -euo pipefail
@@ -27,13 +34,15 @@ kills=20
 events=60000
 machines=2000
 bench=0
+only=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --kills) kills="$2"; shift 2 ;;
     --events) events="$2"; shift 2 ;;
     --machines) machines="$2"; shift 2 ;;
     --bench) bench=1; shift ;;
-    *) echo "usage: $0 [--kills N] [--events E] [--machines M] [--bench]" >&2; exit 2 ;;
+    --only) only="$2"; shift 2 ;;
+    *) echo "usage: $0 [--kills N] [--events E] [--machines M] [--only REGEX] [--bench]" >&2; exit 2 ;;
   esac
 done
 
@@ -70,12 +79,14 @@ fi
 # check always uses STORE.
 crash_test() {
   local label="$1" store="$2" workers="$3" worker_store="${4:-$2}"
+  if [[ -n "$only" && ! "$label" =~ $only ]]; then return 0; fi
+  local chart="${CHART:-typed}" machines="${MACHINES:-$machines}"
   "$tool" reset --store "$store"
   local -a pids acks
   start_worker() {
     "$tool" work --store "$worker_store" --worker "$1" --workers "$workers" --machines "$machines" \
       --events "$events" --acks "$work/$label-acks-$1.txt" --deliveries "$work/$label-deliveries.txt" \
-      --activities "$work/$label-activities.txt" \
+      --activities "$work/$label-activities.txt" --chart "$chart" \
       2>>"$work/$label-errors.txt" &
     pids[$1]=$!
   }
@@ -108,7 +119,8 @@ crash_test() {
   for ((k = 0; k < workers; k++)); do options+=(--acks "${acks[$k]}"); done
   echo "$label: $done_kills workers killed with kill -9 and restarted" >&2
   "$tool" check --store "$store" --workers "$workers" --machines "$machines" --events "$events" \
-    --deliveries "$work/$label-deliveries.txt" --activities "$work/$label-activities.txt" --label "$label" "${options[@]}"
+    --deliveries "$work/$label-deliveries.txt" --activities "$work/$label-activities.txt" --label "$label" \
+    --chart "$chart" "${options[@]}"
   echo "$label: statechart fleet ${store%%:*}:…" >&2
   "$statechart" fleet "$store" --dead-letters 5 | sed "s/^/  /" >&2
 }
@@ -207,4 +219,10 @@ if [[ -n "$postgres" ]]; then
   echo "postgres-proxy: the proxy cut $(grep -c 'cut connection' "$work/proxy-cuts.txt") connections" >&2
 else
   echo "PostgreSQL skipped: set STATECHARTS_POSTGRES_URL (export STATECHARTS_POSTGRES_URL=\"\$(Scripts/postgres.sh)\")" >&2
+fi
+# The document, with the same kills and events.
+document_machines=$((machines / 5 > 0 ? machines / 5 : 1))
+CHART=document MACHINES=$document_machines crash_test document-sqlite "sqlite:$work/document.sqlite" 1
+if [[ -n "$postgres" ]]; then
+  CHART=document MACHINES=$document_machines crash_test document-postgres "$postgres" 4
 fi

@@ -27,6 +27,9 @@ struct Arguments {
 
     func strings(_ name: String) -> [String] { values[name] ?? [] }
 
+    /// Whether the crash test runs the SCXML document (`--chart document`) rather than the typed chart.
+    var isDocument: Bool { values["chart"]?.last == "document" }
+
     func int(_ name: String, default fallback: Int? = nil) throws -> Int {
         guard let text = values[name]?.last else {
             if let fallback { return fallback }

@@ -6,9 +6,9 @@ import StatechartsStore
 // The crash tests and the benchmark of durable machines (Scripts/durability.sh runs them):
 //
 //   statechart-durability work     --store S --worker K --workers W --machines M --events E --acks FILE
-//                                  --deliveries FILE --activities FILE [--senders C]
+//                                  --deliveries FILE --activities FILE [--senders C] [--chart document]
 //   statechart-durability check    --store S --workers W --machines M --events E --acks FILE...
-//                                  --deliveries FILE --activities FILE [--label L]
+//                                  --deliveries FILE --activities FILE [--label L] [--chart document]
 //   statechart-durability bench    --store S --worker K --workers W --machines M --events E [--senders C]
 //   statechart-durability baseline --store S --events E [--batch B]
 //   statechart-durability serve    --store S [--seconds T]
@@ -21,7 +21,7 @@ do {
     let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
     switch arguments.command {
     case "work": try await work(arguments)
-    case "check": exit(try await check(arguments) ? 0 : 1)
+    case "check": exit(try await (arguments.isDocument ? checkDocument(arguments) : check(arguments)) ? 0 : 1)
     case "bench": try await bench(arguments)
     case "baseline": try await baseline(arguments)
     case "serve": try await serve(arguments)
@@ -93,9 +93,19 @@ func work(_ arguments: Arguments) async throws {
     let file = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
     guard file >= 0 else { throw UsageError("cannot open \(path)") }
     let store = try await openStore(try arguments.string("store"))
-    let fleet = try makeFleet(
-        store, deliveries: try arguments.string("deliveries"), activities: try arguments.string("activities"))
-    let worker = Task { try await fleet.run() }
+    let run: @Sendable () async throws -> Void
+    let send: @Sendable (Int) async throws -> Void
+    if arguments.isDocument {
+        let fleet = try makeDocumentFleet(store, activities: try arguments.string("activities"))
+        run = { try await fleet.run() }
+        send = { index in try await sendRetrying(fleet, stream, index) }
+    } else {
+        let fleet = try makeFleet(
+            store, deliveries: try arguments.string("deliveries"), activities: try arguments.string("activities"))
+        run = { try await fleet.run() }
+        send = { index in try await sendRetrying(fleet, stream, index) }
+    }
+    let worker = Task { try await run() }
     let next = Locked(0)
     let senders = try arguments.int("senders", default: 64)
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -105,7 +115,7 @@ func work(_ arguments: Arguments) async throws {
                     let index = takeIndex(next)
                     if index >= stream.count { return }
                     if acknowledged.contains(index) { continue }
-                    try await sendRetrying(fleet, stream, index)
+                    try await send(index)
                     // Written only once acknowledged: the check counts only what this file lists.
                     let line = Array("\(index)\n".utf8)
                     _ = line.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
@@ -137,55 +147,23 @@ func sendRetrying(_ fleet: Fleet, _ stream: EventStream, _ index: Int) async thr
 /// twice or delivered with another key.
 func check(_ arguments: Arguments) async throws -> Bool {
     let workers = try arguments.int("workers")
-    let machines = try arguments.int("machines")
-    let total = try arguments.int("events")
     let files = arguments.strings("acks")
     guard files.count == workers else { throw UsageError("give one --acks file per worker (\(workers))") }
     let deliveries = try arguments.string("deliveries")
     let activities = try arguments.string("activities")
     let store = try await openStore(try arguments.string("store"))
     let fleet = try makeFleet(store, deliveries: deliveries, activities: activities)
-    // The longest delay is 2 s: wait it out. Then apply and deliver until nothing is pending, not
-    // even what a killed worker still holds (its lease ends within 3 s): counted at a time an hour
-    // ahead, every timer and effect is due. Bounded: a minute at most.
-    try await fleet.drain()
-    try await Task.sleep(for: .milliseconds(2300))
-    for _ in 0..<600 {
-        try await fleet.drain()
-        let waiting = try await store.backlog(now: Fleet.systemTime() + 3_600_000_000_000)
-        if waiting.pendingEvents == 0 && waiting.dueEffects == 0 { break }
-        try await Task.sleep(for: .milliseconds(100))
-    }
-    var expected: [String: [Int]] = [:]
-    var arms: [String: Set<Int>] = [:]
-    var relays: [String: [Int]] = [:]
-    var acknowledgedCount = 0
-    for (worker, path) in files.enumerated() {
-        let stream = EventStream(worker: worker, workers: workers, machines: machines, total: total, reserves: true)
-        let lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n")
-        for index in Set(lines.compactMap { Int($0) }) {
-            acknowledgedCount += 1
-            let event = stream.event(index)
-            let number = stream.number(index)
-            expected[stream.machine(index), default: []].append(number)
-            if case .arm = event { arms[stream.machine(index), default: []].insert(number) }
-            if isRelayed(event) { relays[relayMachine(number), default: []].append(number) }
-        }
-    }
-    var lost = 0
-    var duplicated = 0
-    var inconsistent = 0
-    var missed = 0
-    var firedTwice = 0
+    try await settleEverything(store, drain: { try await fleet.drain() })
+    let acknowledged = try readAcknowledged(arguments)
+    let expected = acknowledged.expected
+    let arms = acknowledged.arms
+    let relays = acknowledged.relays
+    let acknowledgedCount = acknowledged.count
+    var tally = CrashTally()
     var receipts: [String: Int] = [:]
     var relaysLost = 0
     var relaysDuplicated = 0
-    // Activities: every reservation started ends either with its outcome (once) or cancelled by
-    // the next; none is left in flight. Each outcome's key is the key its runs recorded.
-    var reservations = 0
-    var activitiesLost = 0
-    var activitiesDuplicated = 0
-    var activitiesCancelled = 0
+    // Each activity's outcome, by the key its runs recorded.
     var outcomeKeys: [String: Int] = [:]
     let decoder = JSONDecoder()
     for id in try await store.machineIDs() {
@@ -215,28 +193,17 @@ func check(_ arguments: Arguments) async throws -> Bool {
             outcomeKeys[key] = number
         }
         let context = machine.context
-        reservations += context.reservations.count
-        activitiesCancelled += context.superseded.count
-        let reservedCounts = Dictionary(context.reserved.map { ($0, 1) }, uniquingKeysWith: +)
-        activitiesDuplicated += reservedCounts.values.filter { $0 > 1 }.count
-        // One still in flight (`reserving`) is in neither list: lost.
-        let ended = Set(context.reserved).union(context.superseded)
-        activitiesLost += Set(context.reservations).subtracting(ended).count
-        // The machine is its journal replayed: the same events in the same order.
-        if applied != received { inconsistent += 1 }
-        let counts = Dictionary(received.map { ($0, 1) }, uniquingKeysWith: +)
-        duplicated += counts.values.filter { $0 > 1 }.count
-        let inJournal = Set(applied)
-        lost += (expected[id] ?? []).filter { counts[$0] == nil || !inJournal.contains($0) }.count
-        let fired = Dictionary(machine.context.fired.map { ($0, 1) }, uniquingKeysWith: +)
-        firedTwice += fired.values.filter { $0 > 1 }.count
-        missed += (arms[id] ?? []).filter { fired[$0] == nil }.count
+        tally.add(
+            CrashTally.Machine(
+                received: received, fired: context.fired, reservations: context.reservations,
+                reserved: context.reserved, superseded: context.superseded),
+            applied: applied, expected: expected[id] ?? [], arms: arms[id] ?? [])
         let relayed = Dictionary(machine.context.relayed.map { ($0, 1) }, uniquingKeysWith: +)
         relaysDuplicated += relayed.values.filter { $0 > 1 }.count
         relaysLost += (relays[id] ?? []).filter { relayed[$0] == nil }.count
     }
     let known = Set(try await store.machineIDs())
-    lost += expected.filter { !known.contains($0.key) }.values.map(\.count).reduce(0, +)
+    tally.lost += expected.filter { !known.contains($0.key) }.values.map(\.count).reduce(0, +)
     relaysLost += relays.filter { !known.contains($0.key) }.values.map(\.count).reduce(0, +)
     // Every receipt due (one per applied ping, keyed by its step) delivered, each under its first key.
     let lines = ((try? String(contentsOfFile: deliveries, encoding: .utf8)) ?? "").split(separator: "\n")
@@ -251,36 +218,87 @@ func check(_ arguments: Arguments) async throws -> Bool {
     }
     let receiptsLost = receipts.keys.filter { delivered[$0] == nil }.count
     let deliveredAgain = delivered.values.map { $0 - 1 }.reduce(0, +)
-    // Every run of an activity recorded with its key; an outcome journaled under each key whose
-    // reservation was not cancelled first.
-    var runs: [String: Int] = [:]
-    var runsWithOtherKey = 0
-    for line in ((try? String(contentsOfFile: activities, encoding: .utf8)) ?? "").split(separator: "\n") {
-        let parts = line.split(separator: " ")
-        guard parts.count == 2, let number = Int(parts[1]) else { continue }
-        runs[String(parts[0]), default: 0] += 1
-        if let journaled = outcomeKeys[String(parts[0])], journaled != number { runsWithOtherKey += 1 }
-    }
-    let runAgain = runs.values.map { $0 - 1 }.reduce(0, +)
+    let runs = try readActivityRuns(activities, outcomeKeys: outcomeKeys)
+    let runAgain = runs.again
+    let runsWithOtherKey = runs.withOtherKey
     let dead = try await store.backlog(now: Fleet.systemTime()).deadLetters
     let due = arms.values.map(\.count).reduce(0, +)
     let relaysDue = relays.values.map(\.count).reduce(0, +)
     let label = arguments.strings("label").last ?? "store"
     print(
-        "\(label): \(acknowledgedCount) events acknowledged, \(lost) lost, \(duplicated) duplicated; "
-            + "\(due) timers due, \(missed) missed, \(firedTwice) fired twice; "
+        "\(label): \(acknowledgedCount) events acknowledged, \(tally.lost) lost, \(tally.duplicated) duplicated; "
+            + "\(due) timers due, \(tally.missed) missed, \(tally.firedTwice) fired twice; "
             + "\(receipts.count) effects due, \(receiptsLost) lost, \(deliveredAgain) delivered again "
             + (newKeys == 0 ? "(all with their first key)" : "(\(newKeys) with another key)") + "; "
             + "\(relaysDue) sends between machines, \(relaysLost) lost, \(relaysDuplicated) duplicated; "
-            + "\(reservations) activities started, \(activitiesLost) lost, \(activitiesDuplicated) duplicated, "
-            + "\(activitiesCancelled) cancelled with their state, \(runAgain) run again "
+            + "\(tally.reservations) activities started, \(tally.activitiesLost) lost, "
+            + "\(tally.activitiesDuplicated) duplicated, \(tally.activitiesCancelled) cancelled with their state, "
+            + "\(runAgain) run again "
             + (runsWithOtherKey == 0 ? "(all with their first key)" : "(\(runsWithOtherKey) with another key)"))
-    if inconsistent > 0 { print("\(label): \(inconsistent) machines differ from their journal") }
+    if tally.inconsistent > 0 { print("\(label): \(tally.inconsistent) machines differ from their journal") }
     if dead > 0 { print("\(label): \(dead) effects are dead letters") }
-    return acknowledgedCount > 0 && lost == 0 && duplicated == 0 && missed == 0 && firedTwice == 0
-        && inconsistent == 0 && receiptsLost == 0 && newKeys == 0 && relaysLost == 0 && relaysDuplicated == 0
-        && dead == 0 && !receipts.isEmpty && reservations > 0 && activitiesLost == 0 && activitiesDuplicated == 0
-        && runsWithOtherKey == 0
+    return acknowledgedCount > 0 && tally.isClean && receiptsLost == 0 && newKeys == 0 && relaysLost == 0
+        && relaysDuplicated == 0 && dead == 0 && !receipts.isEmpty && runsWithOtherKey == 0
+}
+
+/// Applies what is left, waits for every timer to fall due and fire and every effect to be
+/// delivered: the longest delay is 2 s, so it waits that out, then applies and delivers (`drain`)
+/// until nothing is pending, not even what a killed worker still holds (its lease ends within 3 s):
+/// counted at a time an hour ahead, every timer and effect is due. Bounded: a minute at most.
+func settleEverything(_ store: any MachineStore, drain: () async throws -> Void) async throws {
+    try await drain()
+    try await Task.sleep(for: .milliseconds(2300))
+    for _ in 0..<600 {
+        try await drain()
+        let waiting = try await store.backlog(now: Fleet.systemTime() + 3_600_000_000_000)
+        if waiting.pendingEvents == 0 && waiting.dueEffects == 0 { break }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+}
+
+/// What the workers' acknowledgement files say was acknowledged: the numbers each machine was
+/// sent, the arms among them, and the numbers relayed to each relay machine.
+struct Acknowledged {
+    var expected: [String: [Int]] = [:]
+    var arms: [String: Set<Int>] = [:]
+    var relays: [String: [Int]] = [:]
+    var count = 0
+}
+
+/// Reads the `--acks` files of a check.
+func readAcknowledged(_ arguments: Arguments) throws -> Acknowledged {
+    let workers = try arguments.int("workers")
+    let machines = try arguments.int("machines")
+    let total = try arguments.int("events")
+    var acknowledged = Acknowledged()
+    for (worker, path) in arguments.strings("acks").enumerated() {
+        let stream = EventStream(worker: worker, workers: workers, machines: machines, total: total, reserves: true)
+        let lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n")
+        for index in Set(lines.compactMap { Int($0) }) {
+            acknowledged.count += 1
+            let event = stream.event(index)
+            let number = stream.number(index)
+            acknowledged.expected[stream.machine(index), default: []].append(number)
+            if case .arm = event { acknowledged.arms[stream.machine(index), default: []].insert(number) }
+            if isRelayed(event) { acknowledged.relays[relayMachine(number), default: []].append(number) }
+        }
+    }
+    return acknowledged
+}
+
+/// Every run of an activity recorded in the file `path` with its key (`KEY NUMBER`): how many
+/// were runs again, and how many ran under a key whose journaled outcome (`outcomeKeys`) is of
+/// another number.
+func readActivityRuns(_ path: String, outcomeKeys: [String: Int]) throws -> (again: Int, withOtherKey: Int) {
+    var runs: [String: Int] = [:]
+    var withOtherKey = 0
+    for line in ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        guard parts.count == 2, let number = Int(parts[1]) else { continue }
+        runs[String(parts[0]), default: 0] += 1
+        if let journaled = outcomeKeys[String(parts[0])], journaled != number { withOtherKey += 1 }
+    }
+    return (runs.values.map { $0 - 1 }.reduce(0, +), withOtherKey)
 }
 
 /// Empties the store: deletes the SQLite file, or every row of the PostgreSQL tables.

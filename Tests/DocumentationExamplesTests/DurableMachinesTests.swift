@@ -2,8 +2,12 @@
 import Foundation
 import GRDB
 import Statecharts
+import StatechartsSCXML
 import StatechartsStore
 import Testing
+#if ECMAScript
+import StatechartsECMAScript
+#endif
 
 // The examples of the article "Machines that outlive the process": a fleet of sensors kept in
 // SQLite (and, when a server is configured, in PostgreSQL), each silent after 90 seconds without
@@ -247,6 +251,39 @@ struct DurableMachinesExamples {
             }
         }
     }
+
+    #if ECMAScript
+    @Test("documents that last: a document's fleet, its data in snapshots, its timer and its Swift work durable")
+    func durableDocument() async throws {
+        let store = try SQLiteMachineStore(path: try Self.temporaryPath())
+        let calibration = CalibrationService()
+        let clock = ExampleWallClock()
+        let sensorDocument = fixture("sensor.scxml")
+
+        let chart = try SCXMLChart.load(contentsOf: sensorDocument, dataModels: ECMAScriptDataModel.withBuiltIns)
+        let calibrate = SCXMLInvoker { request in
+            // At least once, in any worker: the key is the same on every attempt.
+            let offset = try await calibration.run(sensor: request.sessionID, key: request.key ?? "")
+            return .object(["offset": .number(Double(offset))])
+        }
+        let sensors = try DurableMachines(
+            document: chart, store: store, clock: { clock.now }, invokers: ["calibrate": calibrate])
+        try await sensors.send("replaced", to: "sensor-40")
+
+        try await sensors.drain()
+        var sensor = try #require(try await sensors.machine("sensor-40"))
+        #expect(sensor.configuration == ["online"])
+        var model = sensor.context.model
+        let origin = SourcePosition(file: "example", line: 1, column: 1)
+        #expect(try model.load("offset", at: origin) == .number(9))
+        #expect(calibration.calibrations == 1)
+        // Its watchdog is a timer row: 90 seconds later, whichever process runs, it is silent.
+        clock.advance(by: 90)
+        try await sensors.drain()
+        sensor = try #require(try await sensors.machine("sensor-40"))
+        #expect(sensor.configuration == ["silent"])
+    }
+    #endif
 
     @Test("the app's own database: the store's migrations in its migrator, an event sent with its rows")
     func appDatabase() async throws {

@@ -46,6 +46,61 @@ import Testing
     }
 
     @Test(
+        "an activity's events sent on the way are journaled once each, however many attempts send them",
+        arguments: stores)
+    func progressSentOnce(_ kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let clock = TestClock()
+        let charge = DurableActivity<PaymentState, PaymentEvent, Payment> { request in
+            // Every attempt reports its steps from the first; the first attempt fails after two.
+            try await request.send(.progress(1))
+            try await request.send(.progress(2))
+            if request.attempt == 1 { throw ChargeRefused() }
+            try await request.send(.progress(3))
+            return .charged(request.context.amount)
+        }
+        let fleet = try payments(
+            store, clock.read, retry: RetryPolicy(maximumAttempts: 3, initialDelay: .seconds(1)),
+            activities: ["charge": charge])
+        try await fleet.send(.pay(12), to: "payment-9")
+        try await fleet.drain()
+        clock.advance(by: .seconds(2))
+        try await fleet.drain()
+        let machine = try #require(try await fleet.machine("payment-9"))
+        #expect(machine.context.progress == [1, 2, 3])
+        #expect(machine.configuration == [.paid])
+        let outcomes = try await store.journal(of: "payment-9").filter { $0.kind == .outcome }.compactMap(\.eventID)
+        #expect(outcomes == ["payment-9/2/0/1", "payment-9/2/0/2", "payment-9/2/0/3", "payment-9/2/0"])
+    }
+
+    @Test("an event an activity sends after its state was exited is dropped", arguments: stores)
+    func progressAfterExitDropped(_ kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let clock = TestClock()
+        let release = Locked(false)
+        let charge = DurableActivity<PaymentState, PaymentEvent, Payment> { request in
+            for _ in 0..<500 where !release.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
+            try await request.send(.progress(7))
+            return .charged(request.context.amount)
+        }
+        let fleet = try payments(store, clock.read, activities: ["charge": charge])
+        try await fleet.send(.pay(3), to: "payment-10")
+        _ = try await fleet.process()
+        // The work runs while another process (a second fleet object) exits the state.
+        let running = Task { try await fleet.deliverEffects() }
+        let other = try payments(store, clock.read, activities: ["charge": charge])
+        try await other.send(.cancel, to: "payment-10")
+        _ = try await other.process()
+        release.withLock { $0 = true }
+        _ = try await running.value
+        try await other.drain()
+        let machine = try #require(try await other.machine("payment-10"))
+        #expect(machine.configuration == [.waiting])
+        #expect(machine.context.progress.isEmpty)
+        #expect(machine.context.charged.isEmpty)
+    }
+
+    @Test(
         "a failing activity is retried with back-off under one key, then onFailure makes the event", arguments: stores)
     func retriedThenOnFailure(_ kind: StoreKind) async throws {
         let store = try await kind.make()

@@ -32,6 +32,36 @@ import Testing
         #expect(journal.dropFirst().map(\.eventID).allSatisfy { $0 != nil })
     }
 
+    @Test("a batch the database fails is claimed again smaller, until it commits, and grows back", arguments: stores)
+    func failedBatchShrinks(_ kind: StoreKind) async throws {
+        // A database that fails every transaction claiming more than 4 machines, as one that
+        // cannot apply so many within its time limit does.
+        let store = BatchLimitedStore(base: try await kind.make(), largest: 4)
+        let clock = TestClock()
+        let fleet = try orders(store, clock, options: DurableOptions(machinesPerBatch: 32))
+        for machine in 0..<40 { try await fleet.send(.add(machine), to: "order-\(machine)") }
+        var failures = 0
+        var applied = 0
+        for _ in 0..<20 where applied < 40 {
+            do {
+                applied += try await fleet.process()
+            } catch {
+                failures += 1
+            }
+        }
+        // 32, 16 and 8 failed; from 4 on every transaction commits.
+        #expect(applied == 40)
+        #expect(failures == 3)
+        #expect(store.limits.withLock { $0 } == [32, 16, 8] + Array(repeating: 4, count: 10))
+        // After 16 commits in a row it tries twice as many again, and halves when that fails.
+        for machine in 40..<100 { try await fleet.send(.add(machine), to: "order-\(machine)") }
+        for _ in 0..<20 { _ = try? await fleet.process() }
+        #expect(store.limits.withLock { Array($0.dropFirst(13).prefix(8)) } == [4, 4, 4, 4, 4, 4, 8, 4])
+        for machine in 0..<100 {
+            #expect(try await fleet.machine("order-\(machine)")?.context.items == [machine])
+        }
+    }
+
     @Test("a retried send with the same identifier is recognized and applied once", arguments: stores)
     func idempotentRetry(_ kind: StoreKind) async throws {
         let store = try await kind.make()
@@ -276,4 +306,43 @@ import Testing
 
 /// The order's states as a later version of an app might have them: `paid` became `settled`.
 enum RenamedOrderState: String, Hashable, Codable, Sendable { case open, settled }
+/// A store that fails (as a database that timed out does) every transaction claiming more than
+/// `largest` machines, and records the limit of each claim.
+final class BatchLimitedStore: MachineStore {
+    let base: any MachineStore
+    let largest: Int
+    let limits = Locked([Int]())
+
+    init(base: any MachineStore, largest: Int) {
+        self.base = base
+        self.largest = largest
+    }
+
+    func process(
+        _ request: ClaimRequest, apply: @escaping @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
+    ) async throws(StoreError) -> [MachineUpdate] {
+        limits.withLock { $0.append(request.machineLimit) }
+        if request.machineLimit > largest {
+            throw .database(store: "test", operation: "applying events", message: "no answer in time")
+        }
+        return try await base.process(request, apply: apply)
+    }
+
+    func prepare() async throws(StoreError) { try await base.prepare() }
+    func enqueue(_ events: [IncomingEvent]) async throws(StoreError) -> [Admission] { try await base.enqueue(events) }
+    func record(of machine: String) async throws(StoreError) -> MachineRecord? { try await base.record(of: machine) }
+    func journal(of machine: String) async throws(StoreError) -> [JournalEntry] { try await base.journal(of: machine) }
+    func backlog(now: Int64) async throws(StoreError) -> Backlog { try await base.backlog(now: now) }
+    func machineIDs() async throws(StoreError) -> [String] { try await base.machineIDs() }
+    func census() async throws(StoreError) -> [MachineCensus] { try await base.census() }
+    func claimEffects(_ request: EffectClaimRequest) async throws(StoreError) -> [OutboxEntry] {
+        try await base.claimEffects(request)
+    }
+    func settleEffects(_ outcomes: [EffectOutcome]) async throws(StoreError) { try await base.settleEffects(outcomes) }
+    func outbox(of machine: String) async throws(StoreError) -> [OutboxEntry] { try await base.outbox(of: machine) }
+    func deadLetters(limit: Int) async throws(StoreError) -> [OutboxEntry] { try await base.deadLetters(limit: limit) }
+    func retryDeadLetter(_ key: EffectKey, at time: Int64) async throws(StoreError) -> Bool {
+        try await base.retryDeadLetter(key, at: time)
+    }
+}
 #endif

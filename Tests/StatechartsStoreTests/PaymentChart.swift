@@ -14,8 +14,11 @@ enum PaymentEvent: StatechartEvent, Codable, Hashable, Sendable {
     case cancel
     case audit
     case audited
+    case progress(Int)
 
-    enum Kind: String, CaseIterable, Hashable, Sendable { case pay, charged, declined, cancel, audit, audited }
+    enum Kind: String, CaseIterable, Hashable, Sendable {
+        case pay, charged, declined, cancel, audit, audited, progress
+    }
     var kind: Kind {
         switch self {
         case .pay: .pay
@@ -24,6 +27,7 @@ enum PaymentEvent: StatechartEvent, Codable, Hashable, Sendable {
         case .cancel: .cancel
         case .audit: .audit
         case .audited: .audited
+        case .progress: .progress
         }
     }
 }
@@ -35,6 +39,8 @@ struct Payment: Codable, Sendable, Equatable {
     var charged: [Int] = []
     /// Why charges failed, in order.
     var failures: [String] = []
+    /// What the charge reported on the way, in order.
+    var progress: [Int] = []
 }
 
 typealias Payments = DurableMachines<PaymentState, PaymentEvent, Payment>
@@ -56,6 +62,9 @@ func paymentChart() throws -> Statechart<PaymentState, PaymentEvent, Payment> {
                 if case .declined(let reason) = scope.event { scope.context.failures.append(reason) }
             }
             On(.cancel, to: .waiting)
+            On(.progress) { scope in
+                if case .progress(let step) = scope.event { scope.context.progress.append(step) }
+            }
             On(named: "error.execution", to: .failed) { scope in
                 scope.context.failures.append(scope.failure?.reason ?? "")
             }

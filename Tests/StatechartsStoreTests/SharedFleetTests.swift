@@ -251,4 +251,61 @@ struct SharedFleetTests {
         #expect(machine.configuration == [.paid])
     }
 }
+#if PostgreSQL
+/// PostgreSQL's bound on each operation, which needs no server: a socket that never answers.
+@Suite struct PostgresTimeLimitTests {
+    @Test(
+        "an operation on a server that never answers fails after operationTimeLimit, with a typed error",
+        .timeLimit(.minutes(1)))
+    func silentServer() async throws {
+        // A socket on loopback that takes connections into its backlog and never says a word.
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let store = try PostgresMachineStore(
+            url: "postgres://nobody:secret@127.0.0.1:\(listener.port)/nothing", schema: "silent",
+            operationTimeLimit: .milliseconds(300))
+        defer { store.close() }
+        for _ in 0..<2 {
+            // The second runs on the new pool the first one's time-out started.
+            await #expect {
+                try await store.prepare()
+            } throws: { error in
+                guard case StoreError.database(_, _, let message) = error else { return false }
+                return message.contains("no answer within 0.3 seconds")
+            }
+        }
+    }
+}
+
+/// A TCP socket on 127.0.0.1, on a port of the system's choosing, that never accepts: the kernel
+/// completes connections into its backlog, and nothing ever answers them.
+final class SilentListener: Sendable {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw StoreError.invalidConfiguration("no socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && listen(descriptor, 16) == 0
+                    && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else {
+            Glibc.close(descriptor)
+            throw StoreError.invalidConfiguration("cannot listen on loopback")
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { Glibc.close(descriptor) }
+}
+#endif
 #endif

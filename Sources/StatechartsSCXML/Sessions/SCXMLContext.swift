@@ -38,6 +38,30 @@ public struct SCXMLContext: DataModel {
         self.info = info
     }
 
+    /// The context of a new session `id` of `chart`, run outside an ``SCXMLSession`` by a host of
+    /// one document's machines (a durable fleet, in StatechartsStore): a fresh data model, no event
+    /// I/O processor but SCXML's own, and Swift invocations of `invokerTypes`.
+    package init(chart: SCXMLChart, sessionID id: String, invokerTypes: [String], limits: SCXMLLimits) {
+        let info = SCXMLSessionInfo(
+            id: id, name: chart.document.name, limits: limits, invokerTypes: invokerTypes.sorted())
+        self.init(model: chart.dataModel.init(session: info), info: info)
+    }
+
+    /// Makes a data model decoded from an archive (kept in its archived form) live again, a new
+    /// one of its own, of the first of `dataModels` that the archive names.
+    ///
+    /// - Throws: `DecodingError` when none of them is the archive's, or its variables do not
+    ///   decode.
+    package mutating func thawModel(with dataModels: [any SCXMLDataModel.Type]) throws {
+        guard let archived = model as? ArchivedDataModel else { return }
+        model = try archived.thawed(with: dataModels)
+    }
+
+    /// The invocation numbered `id` among those this session runs.
+    package func invocation(_ id: InvocationID) -> SCXMLInvocation? {
+        invocations.first { $0.id == id }
+    }
+
     /// Binds `_event` in the data model.
     public mutating func bind(_ event: ProcessedEvent<SCXMLEvent>) {
         model.bind(Self.scxmlEvent(event))

@@ -54,13 +54,17 @@ public struct SCXMLInvocationRequest: Sendable {
     public let source: String?
     /// The identifier of the session that invoked it.
     public let sessionID: String
-    let inbox: InvokerInbox
-    let workID: String
+    /// In a durable fleet (StatechartsStore's `DurableMachines(document:…)`), the work's key: the
+    /// same on every attempt and in every worker, to give the services it calls as an idempotency
+    /// key. `nil` in an ``SCXMLSession``, which runs each invocation's work once.
+    public let key: String?
+    /// Where what the work sends goes: its session's inbox, or a durable fleet's journal.
+    let post: @Sendable (SCXMLEvent) -> Void
 
     /// Sends `event` to the invoking session, after the events sent before it. An event sent after
     /// the work was cancelled is dropped.
     public func send(_ event: SCXMLEvent) {
-        inbox.post(.event(event), from: workID)
+        post(event)
     }
 }
 

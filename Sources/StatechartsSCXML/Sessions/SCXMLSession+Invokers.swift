@@ -6,14 +6,8 @@ extension SCXMLSession {
         var task: Task<Void, Never>
         /// The session that invoked it.
         var parent: String
-        /// The parent machine's identifier of the invocation.
-        var invocation: InvocationID
-        /// The `<invoke>`'s identifier (SCXML's `invokeid`).
-        var invokeID: String
-        /// The state the `<invoke>` belongs to.
-        var state: String
-        /// Where the `<invoke>` is written.
-        var location: SourcePosition
+        /// The invocation, as its `<invoke>` described it.
+        var described: SCXMLInvocation
     }
 
     /// Starts the Swift work of an invocation in a task of its own. A type the session has no
@@ -29,15 +23,8 @@ extension SCXMLSession {
             return
         }
         let workID = invocation.childSessionID
-        let source: String? =
-            switch invocation.source {
-            case .file(let path): path
-            case .text(let text): text.isEmpty ? nil : text
-            }
-        let request = SCXMLInvocationRequest(
-            invokeID: invocation.invokeID, type: type, parameters: invocation.parameters, source: source,
-            sessionID: parent, inbox: inbox, workID: workID)
         let inbox = inbox
+        let request = invocation.request(sessionID: parent) { event in inbox.post(.event(event), from: workID) }
         let task = Task {
             do {
                 let result = try await invoker.work(request)
@@ -46,9 +33,7 @@ extension SCXMLSession {
                 inbox.post(.failed("\(error)"), from: workID)
             }
         }
-        works[workID] = RunningWork(
-            task: task, parent: parent, invocation: invocation.id, invokeID: invocation.invokeID,
-            state: invocation.state, location: invocation.location)
+        works[workID] = RunningWork(task: task, parent: parent, described: invocation)
     }
 
     /// Cancels a Swift invocation: nothing it sends or returns from now on is delivered.
@@ -70,25 +55,19 @@ extension SCXMLSession {
     mutating func accept(_ arrival: InvokerInbox.Arrival, from workID: String) {
         guard let work = works[workID] else { return }
         switch arrival {
-        case .event(var event):
-            event.invokeID = work.invokeID
-            event.type = .external
-            event.origin = "#_scxml_\(workID)"
-            event.originType = SCXMLExecutor.scxmlProcessor
-            pending.append(.input(.event(event), session: work.parent))
+        case .event(let event):
+            pending.append(.input(.event(work.described.eventFromWork(event)), session: work.parent))
         case .done(let data):
             works[workID] = nil
-            let done = SCXMLEvent(
-                "done.invoke.\(work.invokeID)", data: data, type: .external, origin: "#_scxml_\(workID)",
-                originType: SCXMLExecutor.scxmlProcessor, invokeID: work.invokeID)
-            pending.append(.input(.event(done), session: work.parent))
+            pending.append(.input(.event(work.described.doneEvent(data: data)), session: work.parent))
         case .failed(let reason):
             works[workID] = nil
-            let message = "the invoked work '\(work.invokeID)' failed: \(reason)"
+            let invocation = work.described
+            let message = "the invoked work '\(invocation.invokeID)' failed: \(reason)"
             let failure = ExecutionFailure(
-                .invoke, state: work.state, location: work.location, reason: message,
-                error: SCXMLEvaluationError(message, at: work.location, element: "invoke"))
-            pending.append(.input(.outcome(.failure(failure), invocation: work.invocation), session: work.parent))
+                .invoke, state: invocation.state, location: invocation.location, reason: message,
+                error: SCXMLEvaluationError(message, at: invocation.location, element: "invoke"))
+            pending.append(.input(.outcome(.failure(failure), invocation: invocation.id), session: work.parent))
         }
     }
 

@@ -111,7 +111,7 @@ public struct SCXMLSession: Sendable {
     public var childSessionIDs: [String] { childOrder }
 
     /// The `invokeid`s of the Swift invocations (``Options/invokers``) now running, sorted.
-    public var runningInvocations: [String] { works.values.map(\.invokeID).sorted() }
+    public var runningInvocations: [String] { works.values.map(\.described.invokeID).sorted() }
 
     /// The active states of a running invoked session; `nil` when there is none with that identifier.
     public func activeStates(ofSession id: String) -> [String]? { children[id]?.machine.activeStates }

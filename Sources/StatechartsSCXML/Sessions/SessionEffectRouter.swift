@@ -42,7 +42,7 @@ struct SessionEffectRouter: EffectRouter {
             session.pointee.remove(child)
         }
         if let work = session.pointee.works.first(where: {
-            $0.value.parent == source && $0.value.invocation == invocation
+            $0.value.parent == source && $0.value.described.id == invocation
         })?.key {
             session.pointee.stopWork(work)
         }

@@ -70,9 +70,26 @@ public struct ActivityRequest<State: Sendable, Event: Sendable, Context: Sendabl
     public let state: State?
     /// The machine's context when the invocation started.
     public let context: Context
+    /// Journals one event the work sends on the way, by its place among this attempt's sends.
+    let journal: @Sendable (Event) async throws(StoreError) -> Void
 
     /// The machine that invoked it.
     public var machine: String { key.machine }
+
+    /// Sends `event` to the machine while the work goes on (progress, say), after the events it
+    /// sent before: journaled into the machine's queue before this returns, and delivered only if
+    /// the invocation's state has not been exited by then.
+    ///
+    /// Each send is journaled under the activity's key and its place among the attempt's sends
+    /// (the first is `KEY/1`): an attempt that runs again after a crash or a failure and sends the
+    /// same events sends each of them once. An attempt that sends more than the one before adds
+    /// only the new ones; one that sends different events in the same places is not told apart.
+    ///
+    /// - Throws: ``StoreError`` when the store cannot journal it; the attempt then fails, and is
+    ///   retried as its policy says.
+    public func send(_ event: Event) async throws(StoreError) {
+        try await journal(event)
+    }
 }
 
 /// Why an activity's invocation ended in `error.execution`: its work failed on its last attempt.

@@ -26,7 +26,8 @@ extension DurableMachines {
         let onFailure: (@Sendable (any Error) -> Event?)?
         if let name, let activity = activities[name] {
             let request = ActivityRequest<State, Event, Context>(
-                key: entry.key, attempt: entry.attempts, invocation: id, name: name, state: state, context: context)
+                key: entry.key, attempt: entry.attempts, invocation: id, name: name, state: state, context: context,
+                journal: progressJournal(entry.key, invocation: id))
             work = { try await activity.work(request) }
             onFailure = activity.onFailure
         } else if let definition, let own = chart.invocationWork(at: definition, of: state, named: name) {
@@ -54,6 +55,33 @@ extension DurableMachines {
                     invocation: id.rawValue,
                     failure: "the activity \(name.map { "'\($0)' " } ?? "")failed \(entry.attempts) times: \(error)")
             return await settle(entry, outcome, policy: policy)
+        }
+    }
+
+    /// What an attempt's ``ActivityRequest/send(_:)`` does: journals each event into the machine's
+    /// queue, in order, under the activity's key and the event's place among the attempt's sends.
+    func progressJournal(
+        _ key: EffectKey, invocation: InvocationID
+    ) -> @Sendable (Event) async throws(StoreError) -> Void {
+        let sent = Locked(0)
+        let commits = commits
+        let clock = clock
+        return { (event: Event) async throws(StoreError) in
+            let place = sent.withLock { count in
+                count += 1
+                return count
+            }
+            let payload: String
+            do {
+                let outcome = ActivityOutcome(invocation: invocation.rawValue, event: event, progress: true)
+                payload = String(decoding: try JSONEncoder().encode(outcome), as: UTF8.self)
+            } catch {
+                throw .encoding("\(error)")
+            }
+            _ = try await commits.submit(
+                IncomingEvent(
+                    machine: key.machine, eventID: "\(key)/\(place)", payload: payload, acknowledgedAt: clock(),
+                    kind: .outcome))
         }
     }
 

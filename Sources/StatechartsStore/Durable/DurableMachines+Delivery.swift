@@ -49,7 +49,8 @@ extension DurableMachines {
     func attempt(_ entry: OutboxEntry) async -> EffectOutcome {
         let effect: DurableEffect<State, Event, Context>
         do {
-            effect = try JSONDecoder().decode(DurableEffect<State, Event, Context>.self, from: Data(entry.payload.utf8))
+            effect = try adapter.makeDecoder().decode(
+                DurableEffect<State, Event, Context>.self, from: Data(entry.payload.utf8))
         } catch {
             return EffectOutcome(
                 key: entry.key, attempt: entry.attempts,
@@ -123,7 +124,7 @@ extension DurableMachines {
     /// The dead letters of the fleet's store, oldest first: effects that exhausted their retry
     /// policy, with the error of their last attempt.
     public func deadLetters(limit: Int = 100) async throws(StoreError) -> [DeadLetter<State, Event, Context>] {
-        let decoder = JSONDecoder()
+        let decoder = adapter.makeDecoder()
         return try await store.deadLetters(limit: limit).map { entry in
             DeadLetter(
                 key: entry.key, attempts: entry.attempts, error: entry.lastError ?? "",

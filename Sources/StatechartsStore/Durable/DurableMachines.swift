@@ -6,6 +6,9 @@ import Statecharts
 /// ``MachineStore`` before ``send(_:to:id:)`` returns, is applied exactly once and in order per
 /// machine, and every timer fires, after a crash and restart too.
 ///
+/// The chart is a typed `Statechart`, or an SCXML document
+/// (``init(document:store:options:limits:clock:deliver:invokers:activities:onError:)``).
+///
 /// ```swift
 /// let store = try SQLiteMachineStore(path: "orders.sqlite")
 /// let orders = try DurableMachines(chart: checkout, store: store) { id in Order(id: id) }
@@ -56,6 +59,8 @@ where
     public let options: DurableOptions
 
     let initialContext: @Sendable (String) -> Context
+    /// How the fleet reads its chart's values and readies its machines.
+    let adapter: DurableChartAdapter<State, Event, Context>
     let clock: @Sendable () -> Int64
     /// Where effects are delivered; `nil` keeps only sends to other machines of the fleet.
     let deliver: (@Sendable (Delivery) async throws -> Void)?
@@ -75,6 +80,12 @@ where
     /// Wakes the delivery loops of ``run()`` when a transaction wrote effects that are due.
     let effectSignal = WakeSignal()
     let commits: GroupCommit
+    /// How many machines the next transaction claims: ``DurableOptions/machinesPerBatch``, halved
+    /// after a transaction the database failed (one that ran past the store's time limit, say)
+    /// and doubled back after 16 in a row that commit, so that a batch too slow to commit in time
+    /// (of machines rebuilt from long journals, or documents whose data models start anew)
+    /// shrinks until it commits instead of failing the same way for ever.
+    let batchLimit: Locked<BatchLimit>
 
     struct DescriptionKey: Hashable, Sendable {
         var configuration: [State]
@@ -115,7 +126,7 @@ where
     ///     that reads it (or an operator) takes it up. Called with an empty identifier when the
     ///     database fails under ``run()``, which goes on after a pause.
     ///   - initialContext: The context of a new machine, from its identifier.
-    public init(
+    public convenience init(
         chart: Statechart<State, Event, Context>, store: any MachineStore, options: DurableOptions = DurableOptions(),
         clock: @escaping @Sendable () -> Int64 = DurableMachines.systemTime,
         deliver: (@Sendable (EffectDelivery<State, Event, Context>) async throws -> Void)? = nil,
@@ -123,6 +134,21 @@ where
         onError: @escaping @Sendable (String, String) -> Void = { _, _ in },
         initialContext: @escaping @Sendable (String) -> Context
     ) throws(StoreError) {
+        try self.init(
+            chart: chart, store: store, options: options, clock: clock, deliver: deliver, activities: activities,
+            onError: onError, adapter: DurableChartAdapter(), initialContext: initialContext)
+    }
+
+    /// A fleet whose chart's values are read, and machines readied, as `adapter` says.
+    init(
+        chart: Statechart<State, Event, Context>, store: any MachineStore, options: DurableOptions,
+        clock: @escaping @Sendable () -> Int64,
+        deliver: (@Sendable (EffectDelivery<State, Event, Context>) async throws -> Void)?,
+        activities: [String: DurableActivity<State, Event, Context>],
+        onError: @escaping @Sendable (String, String) -> Void, adapter: DurableChartAdapter<State, Event, Context>,
+        initialContext: @escaping @Sendable (String) -> Context
+    ) throws(StoreError) {
+        self.adapter = adapter
         self.chart = chart
         self.store = store
         self.options = try options.validated()
@@ -131,6 +157,7 @@ where
         self.activities = activities
         self.onError = onError
         self.initialContext = initialContext
+        batchLimit = Locked(BatchLimit(largest: self.options.machinesPerBatch))
         let signal = signal
         commits = GroupCommit(store: store, limit: options.eventsPerCommit) { signal.wake() }
     }
@@ -267,7 +294,8 @@ where
     }
 
     /// Applies the work of up to ``DurableOptions/machinesPerBatch`` machines in one transaction:
-    /// their pending events, and their timers due now.
+    /// their pending events, and their timers due now. After a transaction the database failed,
+    /// the next claims half as many machines (down to one); 16 that commit in a row double it back.
     ///
     /// - Returns: How many machines it applied work to or found unreadable (reported to
     ///   `onError` and left alone from then on): zero when there was no work for it.
@@ -279,34 +307,52 @@ where
         let cache = cache
         let unreadable = unreadable
         let newlyUnreadable = Locked(0)
+        // A machine the transaction uses is taken out of the cache, and goes back only when the
+        // transaction commits: one that rolls back (or is abandoned) leaves no machine that ran
+        // ahead of the store, even one whose context is a reference (a document's data model).
+        let taken = Locked([String: CachedMachine]())
         let request = ClaimRequest(
-            now: now, machineLimit: options.machinesPerBatch, eventLimit: options.eventsPerMachine,
-            excluded: unreadable.withLock { $0 }, cachedSequence: { id in cache.withLock { $0[id]?.sequence } })
-        let updates = try await store.process(request) { claimed in
-            let decoder = JSONDecoder()
-            var updates: [MachineUpdate] = []
-            updates.reserveCapacity(claimed.count)
-            for machine in claimed {
-                let applied: (MachineUpdate, CachedMachine, [String])?
-                do {
-                    applied = try self.apply(machine, now: now, decoder: decoder)
-                } catch {
-                    // A machine that cannot be read back keeps its work, and is not claimed again
-                    // by this object; the others go on.
-                    if unreadable.withLock({ $0.insert(machine.record.id).inserted }) {
-                        newlyUnreadable.withLock { $0 += 1 }
-                        failures.withLock { $0.append((machine.record.id, "\(error)")) }
+            now: now, machineLimit: batchLimit.withLock { $0.machines }, eventLimit: options.eventsPerMachine,
+            excluded: unreadable.withLock { $0 },
+            cachedSequence: { id in
+                guard let cached = cache.withLock({ $0.removeValue(forKey: id) }) else { return nil }
+                taken.withLock { $0[id] = cached }
+                return cached.sequence
+            })
+        let updates: [MachineUpdate]
+        do {
+            updates = try await store.process(request) { claimed in
+                let decoder = self.adapter.makeDecoder()
+                var updates: [MachineUpdate] = []
+                updates.reserveCapacity(claimed.count)
+                for machine in claimed {
+                    let applied: (MachineUpdate, CachedMachine, [String])?
+                    do {
+                        let cached = taken.withLock { $0.removeValue(forKey: machine.record.id) }
+                        applied = try self.apply(machine, cached: cached, now: now, decoder: decoder)
+                    } catch {
+                        // A machine that cannot be read back keeps its work, and is not claimed again
+                        // by this object; the others go on.
+                        if unreadable.withLock({ $0.insert(machine.record.id).inserted }) {
+                            newlyUnreadable.withLock { $0 += 1 }
+                            failures.withLock { $0.append((machine.record.id, "\(error)")) }
+                        }
+                        continue
                     }
-                    continue
+                    // Another worker did this machine's work between the scan and the lock.
+                    guard let (update, result, problems) = applied else { continue }
+                    updates.append(update)
+                    staged.withLock { $0.append((machine.record.id, result)) }
+                    if !problems.isEmpty { failures.withLock { $0 += problems.map { (machine.record.id, $0) } } }
                 }
-                // Another worker did this machine's work between the scan and the lock.
-                guard let (update, result, problems) = applied else { continue }
-                updates.append(update)
-                staged.withLock { $0.append((machine.record.id, result)) }
-                if !problems.isEmpty { failures.withLock { $0 += problems.map { (machine.record.id, $0) } } }
+                return updates
             }
-            return updates
+        } catch {
+            // Too many machines to apply within the store's time limit, perhaps: fewer next time.
+            if case .database = error { batchLimit.withLock { $0.failed() } }
+            throw error
         }
+        batchLimit.withLock { $0.committed() }
         let results = staged.withLock { $0 }
         cache.withLock { cache in
             if cache.count + results.count > options.cachedMachines { cache.removeAll(keepingCapacity: true) }
@@ -333,20 +379,24 @@ where
         return rounds
     }
 
-    /// Applies a claimed machine's work to it: the machine from memory or rebuilt from its
-    /// snapshot and journal, then started if new, then its pending events, each at the time now
-    /// in the machine, or only the passing of time when it has none. Nil when the machine has no
-    /// work left: no event pending and no timer due, as when another worker did it first. One
-    /// `decoder` serves the whole transaction.
+    /// Applies a claimed machine's work to it: the machine from memory (`cached`, taken out of the
+    /// cache for this transaction) or rebuilt from its snapshot and journal, then started if new,
+    /// then its pending events, each at the time now in the machine, or only the passing of time
+    /// when it has none. Nil when the machine has no work left: no event pending and no timer due,
+    /// as when another worker did it first. One `decoder` serves the whole transaction.
     func apply(
-        _ claimed: ClaimedMachine, now: Int64, decoder: JSONDecoder
+        _ claimed: ClaimedMachine, cached: CachedMachine?, now: Int64, decoder: JSONDecoder
     ) throws(StoreError) -> (MachineUpdate, CachedMachine, [String])? {
         let row = claimed.record
         var machine: Machine
-        if claimed.replay == nil, let cached = cache.withLock({ $0[row.id] }), cached.sequence == row.appliedSequence {
+        if claimed.replay == nil, let cached, cached.sequence == row.appliedSequence {
             machine = cached.machine
+        } else if let replay = claimed.replay {
+            machine = try rebuild(row, entries: replay)
         } else {
-            machine = try rebuild(row, entries: claimed.replay ?? [])
+            // The store found the machine cached, and no journal was read: it cannot be rebuilt
+            // in this transaction. It is left as it is, for the next, which reads its journal.
+            return nil
         }
         var sequence = row.appliedSequence
         var problems: [String] = []
@@ -361,11 +411,12 @@ where
         var applied: [MachineUpdate.AppliedEvent] = []
         var host = Host(machine: machine, router: DurableEffects(), clock: StoreClock())
         var outbox = OutboxStaging<State, Event, Context>(
-            machine: row.id, now: now, keepsEffects: deliver != nil, runsAsActivity: runsAsActivity)
+            machine: row.id, now: now, keepsEffects: deliver != nil, runsAsActivity: runsAsActivity,
+            activityName: adapter.activityName)
         if machine.status == .notStarted {
             sequence += 1
             newEntries.append(JournalEntry(sequence: sequence, kind: .start, time: time))
-            if let problem = Self.replay(.start, time: time, in: &host) { problems.append(problem) }
+            if let problem = replay(.start, time: time, in: &host) { problems.append(problem) }
             outbox.stage(host.router.take(), sequence: sequence)
         }
         for pending in claimed.pending {
@@ -375,13 +426,13 @@ where
             if step.isUnreadable {
                 problems.append("the event \(pending.eventID) cannot be decoded: \(pending.payload)")
             }
-            if let problem = Self.replay(step, time: time, in: &host) { problems.append(problem) }
+            if let problem = replay(step, time: time, in: &host) { problems.append(problem) }
             outbox.stage(host.router.take(), sequence: sequence)
         }
         if claimed.pending.isEmpty && newEntries.isEmpty {
             sequence += 1
             newEntries.append(JournalEntry(sequence: sequence, kind: .advance, time: time))
-            if let problem = Self.replay(.advance, time: time, in: &host) { problems.append(problem) }
+            if let problem = replay(.advance, time: time, in: &host) { problems.append(problem) }
             outbox.stage(host.router.take(), sequence: sequence)
         }
         problems += outbox.problems
@@ -428,7 +479,8 @@ where
         case start
         /// Deliver the event; `nil` when it does not decode (only the time passes).
         case event(Event?)
-        /// Deliver how an activity ended; `nil` when it does not decode (only the time passes).
+        /// Deliver how an activity ended, or an event its work sent on the way; `nil` when it does
+        /// not decode (only the time passes).
         case outcome(ActivityOutcome<Event>?)
         /// Let the time pass.
         case advance
@@ -455,14 +507,26 @@ where
 
     /// Does what one journal entry says, at its time on the store's clock: the same whether
     /// applied first or replayed. The step's effects stay in the host's router.
-    static func replay(_ step: Step, time: Int64, in host: inout Host) -> String? {
+    func replay(_ step: Step, time: Int64, in host: inout Host) -> String? {
         host.clock.now = .nanoseconds(time)
         do {
             switch step {
             case .start: try host.start()
             case .event(let event?): _ = try host.send(event)
             case .outcome(let outcome?):
-                _ = try host.deliver(outcome.outcome, from: InvocationID(rawValue: outcome.invocation))
+                let invocation = InvocationID(rawValue: outcome.invocation)
+                if outcome.isProgress || (adapter.outcomesAreEvents && outcome.failure == nil) {
+                    // An event the work sent while it ran: the invocation goes on. Dropped once
+                    // its state was exited, as its outcome would be. (A document's invocation
+                    // ends with its state, and its `done.invoke` is such an event.)
+                    if let event = outcome.event, host.machine.isRunning(invocation) {
+                        _ = try host.send(event)
+                    } else {
+                        try host.catchUp()
+                    }
+                } else {
+                    _ = try host.deliver(outcome.outcome, from: invocation)
+                }
             case .event(nil), .outcome(nil), .advance: try host.catchUp()
             }
             return nil
@@ -473,10 +537,12 @@ where
 
     /// Whether an invocation runs as an activity of the fleet's workers: every one but an
     /// invocation the chart describes (`InvocationStart.descriptor`) with no activity registered
-    /// under its name, which goes to `deliver` when there is one. An activity with no work (none
+    /// under its name, which goes to `deliver` when there is one (a document's fleet runs every
+    /// invocation as an activity). An activity with no work (none
     /// registered, none in the chart) fails at its first attempt, so that the machine learns of it.
     func runsAsActivity(_ start: InvocationStart<State, Event, Context>) -> Bool {
-        if let name = start.name, activities[name] != nil { return true }
+        if let name = adapter.activityName(start), activities[name] != nil { return true }
+        if adapter.runsEveryInvocation { return true }
         return start.descriptor == nil || deliver == nil
     }
 
@@ -505,8 +571,9 @@ where
         var machine: Machine
         if let snapshot = row.snapshot {
             do {
-                let archive = try JSONDecoder().decode(
+                var archive = try adapter.makeDecoder().decode(
                     MachineArchive<State, Event, Context>.self, from: Data(snapshot.utf8))
+                try adapter.restore(&archive)
                 machine = try Machine(chart: chart, restoring: archive, invocations: .resume)
             } catch {
                 throw .unreadableMachine(machine: row.id, reason: "\(error)")
@@ -514,11 +581,12 @@ where
         } else {
             machine = chart.makeMachine(context: initialContext(row.id))
         }
-        let decoder = JSONDecoder()
+        adapter.prepare(&machine)
+        let decoder = adapter.makeDecoder()
         // What the replayed steps asked for went to the outbox when they were first applied.
         var host = Host(machine: machine, router: DurableEffects(), clock: StoreClock())
         for entry in entries {
-            _ = Self.replay(Self.step(entry.kind, payload: entry.payload, decoder), time: entry.time, in: &host)
+            _ = replay(Self.step(entry.kind, payload: entry.payload, decoder), time: entry.time, in: &host)
             _ = host.router.take()
         }
         return host.machine

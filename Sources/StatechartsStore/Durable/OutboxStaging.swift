@@ -24,6 +24,8 @@ where
     /// Whether an invocation runs as an activity of the fleet's workers: a registered activity, or
     /// an `Invoke` with work of its own.
     let runsAsActivity: (InvocationStart<State, Event, Context>) -> Bool
+    /// The name an invocation's activity is registered under.
+    let activityName: (InvocationStart<State, Event, Context>) -> String?
     /// The outbox entries, in the order the steps asked for them.
     private(set) var entries: [OutboxEntry] = []
     /// Events for machines of the fleet, journaled in the same transaction.
@@ -40,21 +42,32 @@ where
 
     init(
         machine: String, now: Int64, keepsEffects: Bool,
-        runsAsActivity: @escaping (InvocationStart<State, Event, Context>) -> Bool
+        runsAsActivity: @escaping (InvocationStart<State, Event, Context>) -> Bool,
+        activityName: @escaping (InvocationStart<State, Event, Context>) -> String? = { $0.name }
     ) {
+        self.activityName = activityName
         self.machine = machine
         self.now = now
         self.keepsEffects = keepsEffects
         self.runsAsActivity = runsAsActivity
     }
 
-    /// Whether `outgoing` goes to a machine of the fleet: a plain target through SCXML's own
-    /// event processor (or none), as a member of a live system is addressed. Targets such as
-    /// `#_parent`, and other processors, leave the fleet.
-    static func staysInFleet(_ outgoing: OutgoingEvent<Event>) -> Bool {
-        if let type = outgoing.type, !OutgoingEvent<Event>.isSCXMLProcessor(type) { return false }
-        return !outgoing.target.isEmpty && outgoing.target.utf8.first != UInt8(ascii: "#")
+    /// The machine of the fleet that `outgoing` goes to, through SCXML's own event processor (or
+    /// none): a plain target, as a member of a live system is addressed, or `#_scxml_ID`, SCXML's
+    /// address of session `ID` (a document's send to its own external queue). `nil` for targets
+    /// such as `#_parent`, and for other processors: those leave the fleet.
+    static func fleetMachine(_ outgoing: OutgoingEvent<Event>) -> String? {
+        if let type = outgoing.type, !OutgoingEvent<Event>.isSCXMLProcessor(type) { return nil }
+        let target = outgoing.target
+        if target.hasPrefix(Self.sessionPrefix) {
+            let machine = target.dropFirst(Self.sessionPrefix.count)
+            return machine.isEmpty ? nil : String(machine)
+        }
+        return target.isEmpty || target.utf8.first == UInt8(ascii: "#") ? nil : target
     }
+
+    /// SCXML's address of a session: `#_scxml_` and its identifier.
+    static var sessionPrefix: String { "#_scxml_" }
 
     /// Stages the effects of the step applied as journal entry `sequence`.
     mutating func stage(_ effects: [MachineEffect<State, Event, Context>], sequence: Int64) {
@@ -62,15 +75,15 @@ where
             let key = EffectKey(machine: machine, sequence: sequence, index: index)
             switch effect {
             case .send(let outgoing):
-                if Self.staysInFleet(outgoing) {
+                if let target = Self.fleetMachine(outgoing) {
                     let durable = DurableEffect<State, Event, Context>.send(
-                        event: outgoing.event, target: outgoing.target, type: outgoing.type, id: outgoing.id)
+                        event: outgoing.event, target: target, type: outgoing.type, id: outgoing.id)
                     if outgoing.delay > .zero {
                         keep(durable, key: key, kind: "fleetSend", sendID: outgoing.id, delay: outgoing.delay)
                     } else if let payload = encode(outgoing.event, key) {
                         sends.append(
                             IncomingEvent(
-                                machine: outgoing.target, eventID: key.description, payload: payload,
+                                machine: target, eventID: key.description, payload: payload,
                                 acknowledgedAt: now))
                     }
                 } else if keepsEffects {
@@ -89,7 +102,7 @@ where
                 if runsAsActivity(start) {
                     keep(
                         .activity(
-                            id: start.id, name: start.name, state: start.state, context: start.context,
+                            id: start.id, name: activityName(start), state: start.state, context: start.context,
                             definition: start.definition),
                         key: key, kind: OutboxEntry.activityKind, sendID: String(start.id.rawValue))
                 } else if keepsEffects {

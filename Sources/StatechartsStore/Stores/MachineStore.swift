@@ -147,7 +147,9 @@ public struct ClaimRequest: Sendable {
     /// At most this many pending events per machine.
     public var eventLimit: Int
     /// The journal position up to which the caller holds each machine in memory, if it does: a
-    /// machine whose row says the same needs no replay.
+    /// machine whose row says the same needs no replay. Ask once per claimed machine, in the
+    /// transaction that applies it: the caller sets the machine aside for that transaction (a
+    /// second question gets `nil`), so ask again in each attempt of a transaction that is retried.
     public var cachedSequence: @Sendable (String) -> Int64?
     /// Machines not to claim: those the caller found it cannot read back (their snapshot no
     /// longer decodes with its chart), so that they do not hold up the others.
