@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs the hostile cases of Tests/HostileSurfaces (Scripts/hostile_surfaces.py) against the
 # surfaces beside the document path: the inspector, the graph writers, the generator, the
-# reader's per-element counts, terminal output, pipes and child processes, and the Basic HTTP
-# processor's client. Each case file says what it does, what must happen, and why. Graphviz is
-# installed when missing (two cases need `dot`); everything runs on loopback.
+# reader's per-element counts, terminal output, pipes and child processes, the Basic HTTP
+# processor's client, and `statechart fleet` on a store whose rows another writer chose. Each case
+# file says what it does, what must happen, and why. Graphviz is installed when missing (two cases
+# need `dot`); everything runs on loopback.
 #
 #   Scripts/hostile-surfaces.sh [CASE ...]
 set -euo pipefail

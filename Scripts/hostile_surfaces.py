@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import signal
 import socket
 import subprocess
@@ -281,9 +282,24 @@ def prepare(case, work):
             handle.write("#!/bin/sh\n" + case["fake-dot"] + "\n")
         os.chmod(os.path.join(folder, "dot"), 0o755)
         environment["PATH"] = folder + ":" + environment.get("PATH", "")
+    if "fleet-rows" in case:
+        # A store as the tool finds it: its tables made by the tool itself (the first run of
+        # `statechart fleet` on an empty SQLite file), then the case's rows written behind its back.
+        path = os.path.join(work, "fleet.sqlite")
+        sqlite3.connect(path).close()
+        made = subprocess.run([binary_of(case), "fleet", path], capture_output=True, timeout=120, cwd=ROOT)
+        expect(made.returncode == 0, "the store's tables: " + made.stderr.decode(errors="replace")[-300:])
+        with sqlite3.connect(path) as database:
+            for statement, values in case["fleet-rows"]:
+                database.execute(statement, values)
     if case.get("needs") and shutil.which(case["needs"]) is None:
         raise Skip("%s is not installed" % case["needs"])
     return [argument.replace("WORK", work) for argument in case["arguments"]], environment
+
+
+def binary_of(case):
+    """The tool's binary, which `tool` records in the case before preparing it."""
+    return case["__binary"]
 
 
 def check_output(kind, output, work):
@@ -299,6 +315,9 @@ def check_output(kind, output, work):
         links = [item for item in objects if "URL" in item or "href" in item]
         expect(not links, "links in the graph: %s" % links)
         return "dot reads %d objects, no links" % len(objects)
+    if kind == "json":
+        value = json.loads(output)
+        return "JSON of %d keys" % len(value)
     if kind == "swift":
         path = os.path.join(work, "generated.swift")
         with open(path, "wb") as handle:
@@ -311,6 +330,7 @@ def check_output(kind, output, work):
 
 
 def tool(case, binary, work):
+    case["__binary"] = binary
     arguments, environment = prepare(case, work)
     limit = case.get("seconds", 120)
     started = time.time()
