@@ -7,6 +7,9 @@
 ///   children and system;
 /// - the tester and the path search of StatechartsTesting hold one on a ``ManualClock`` whose
 ///   router records what the machine asked for;
+/// - a document's session (StatechartsSCXML's `SCXMLSession`) holds one for its top machine on a
+///   ``ManualClock``, whose router holds the sessions the document invoked, the external queue
+///   they share and the event I/O processors;
 /// - an app drives a bare machine with one of its own.
 ///
 /// Each call processes its event (or the time it lets pass) to completion, then settles: the
@@ -109,6 +112,25 @@ public struct MachineHost<Router: EffectRouter, Clock: HostClock> {
         }
     }
 
+    /// Moves the machine's time to `instant` (measured from the machine's creation), firing the
+    /// timers due by then, then settles. Moving to the past does nothing but settle.
+    @inlinable
+    public mutating func advance(to instant: Duration) throws(Failure) {
+        var observer = NoObserver<Router.State, Router.Event>()
+        try advance(to: instant, observer: &observer)
+    }
+
+    /// Moves the machine's time to `instant`, then settles, reporting every step to `observer`.
+    @inlinable
+    public mutating func advance<Observer: MachineObserver>(
+        to instant: Duration, observer: inout Observer
+    ) throws(Failure) where Observer.State == Router.State, Observer.Event == Router.Event {
+        try settling(observer: &observer) { host, observer throws(Failure) in
+            try host.clock.beginStep(&host.machine, observer: &observer)
+            try host.machine.advance(to: instant, observer: &observer)
+        }
+    }
+
     /// Brings the machine's time to the clock's now, firing the timers due by then, then settles:
     /// what a host does when its clock wakes it. On a ``ManualClock``, this only settles.
     @inlinable
@@ -156,7 +178,19 @@ public struct MachineHost<Router: EffectRouter, Clock: HostClock> {
     }
 
     /// Processes `error.communication` for an event the machine sent that could not be
-    /// delivered (``StateMachine/reportUndelivered(_:reason:)``), then settles.
+    /// delivered (``StateMachine/reportUndelivered(_:reason:)``), then settles. A machine that is
+    /// not running takes nothing.
+    @inlinable
+    public mutating func reportUndelivered(
+        _ outgoing: OutgoingEvent<Router.Event>, reason: String
+    ) throws(Failure) {
+        var observer = NoObserver<Router.State, Router.Event>()
+        try reportUndelivered(outgoing, reason: reason, observer: &observer)
+    }
+
+    /// Processes `error.communication` for an event the machine sent that could not be
+    /// delivered (``StateMachine/reportUndelivered(_:reason:)``), then settles, reporting every
+    /// step to `observer`. A machine that is not running takes nothing.
     @inlinable
     public mutating func reportUndelivered<Observer: MachineObserver>(
         _ outgoing: OutgoingEvent<Router.Event>, reason: String, observer: inout Observer

@@ -268,7 +268,7 @@ public final class IsolatedSCXMLSession: TimerWheelTarget, Observable, @unchecke
     private func listen() {
         guard live.hasEventProcessors, live.listener == nil else { return }
         live.listener = listenToEventProcessors(
-            live.session.options.eventProcessors, inbox: live.session.inbox
+            live.session.options.eventProcessors, inbox: live.session.host.router.inbox
         ) { [weak self] limit in
             guard let self else { return false }
             await self.receive(givingUpAfter: limit, isolation: self.isolation)

@@ -162,7 +162,7 @@ struct LiveSession {
             if let limit, session.hasAwaitedPlaces {
                 step.merge(
                     try session.runCascade { session throws(MachineError<String, SCXMLEvent>) in
-                        session.giveUpAwaitedPlaces(after: limit)
+                        session.host.router.giveUpAwaitedPlaces(after: limit)
                         try session.pump()
                     })
             }

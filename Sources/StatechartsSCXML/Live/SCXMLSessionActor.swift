@@ -65,7 +65,7 @@ public actor SCXMLSessionActor: TimerWheelTarget {
         }
         if live.hasEventProcessors && live.listener == nil {
             live.listener = listenToEventProcessors(
-                live.session.options.eventProcessors, inbox: live.session.inbox
+                live.session.options.eventProcessors, inbox: live.session.host.router.inbox
             ) { [weak self] limit in
                 guard let self else { return false }
                 await self.receive(givingUpAfter: limit)

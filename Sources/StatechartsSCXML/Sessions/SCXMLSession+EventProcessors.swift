@@ -7,18 +7,22 @@ extension SCXMLSession {
     /// the pending ones waits for its arrival, or Swift work running (``Options/invokers``).
     /// ``settle(upTo:)`` waits for them.
     public var isAwaitingEvents: Bool {
-        hasAwaitedPlaces || !works.isEmpty || inbox.hasArrivals || options.eventProcessors.contains { $0.isBusy }
+        hasAwaitedPlaces || !host.router.works.isEmpty || host.router.inbox.hasArrivals
+            || options.eventProcessors.contains { $0.isBusy }
     }
 
     var hasAwaitedPlaces: Bool {
-        pending[pendingHead...].contains { if case .awaiting = $0 { return true } else { return false } }
+        host.router.pending[host.router.pendingHead...].contains {
+            if case .awaiting = $0 { return true } else { return false }
+        }
     }
 
     /// Waits until an event I/O processor has something for the session, or none has anything
     /// under way, or `timeout` has passed; then ``receiveEvents()`` takes it.
     public func waitForEventProcessors(upTo timeout: Duration) async {
         let start = ContinuousClock.now
-        if !works.isEmpty && !inbox.hasArrivals {
+        let inbox = host.router.inbox
+        if !host.router.works.isEmpty && !inbox.hasArrivals {
             await inbox.waitForArrivals(
                 upTo: options.eventProcessors.contains { $0.isBusy } ? .milliseconds(1) : timeout)
         }
@@ -43,7 +47,7 @@ extension SCXMLSession {
     ///   threw are kept, in order, for the next call.
     @discardableResult
     public mutating func receiveEvents() throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
-        var arrivals: [Arrival] = inbox.take().map { .work($0.arrival, from: $0.work) }
+        var arrivals: [Arrival] = host.router.inbox.take().map { .work($0.arrival, from: $0.work) }
         for processor in options.eventProcessors { arrivals += processor.takeArrivals().map { .processor($0) } }
         guard !arrivals.isEmpty else {
             return try runCascade { session throws(MachineError<String, SCXMLEvent>) in try session.pump() }
@@ -53,11 +57,11 @@ extension SCXMLSession {
             do {
                 result.merge(
                     try runCascade { session throws(MachineError<String, SCXMLEvent>) in
-                        session.accept(arrival)
+                        session.host.router.accept(arrival)
                         try session.pump()
                     })
             } catch {
-                for later in arrivals[(position + 1)...] { accept(later) }
+                for later in arrivals[(position + 1)...] { host.router.accept(later) }
                 throw error
             }
         }
@@ -68,13 +72,6 @@ extension SCXMLSession {
     enum Arrival {
         case processor(SCXMLArrival)
         case work(InvokerInbox.Arrival, from: String)
-    }
-
-    mutating func accept(_ arrival: Arrival) {
-        switch arrival {
-        case .processor(let arrival): accept(arrival)
-        case .work(let arrival, let work): accept(arrival, from: work)
-        }
     }
 
     /// Waits for the events on their way through the event I/O processors and processes them, until
@@ -104,11 +101,21 @@ extension SCXMLSession {
         if hasAwaitedPlaces {
             result.merge(
                 try runCascade { session throws(MachineError<String, SCXMLEvent>) in
-                    session.giveUpAwaitedPlaces(after: limit)
+                    session.host.router.giveUpAwaitedPlaces(after: limit)
                     try session.pump()
                 })
         }
         return result
+    }
+}
+
+extension SessionEffectRouter {
+    /// Puts what an event I/O processor or a Swift invocation brought where it belongs.
+    mutating func accept(_ arrival: SCXMLSession.Arrival) {
+        switch arrival {
+        case .processor(let arrival): accept(arrival)
+        case .work(let arrival, let work): accept(arrival, from: work)
+        }
     }
 
     /// Puts what a processor reported where it belongs.
@@ -126,7 +133,7 @@ extension SCXMLSession {
     }
 
     /// Puts `item` in the place kept for `ticket`, or after the pending events when none was kept.
-    mutating func fill(_ ticket: UInt64?, with item: Pending) {
+    mutating func fill(_ ticket: UInt64?, with item: SCXMLSession.Pending) {
         if let ticket,
             let index = pending[pendingHead...].firstIndex(where: {
                 if case .awaiting(ticket) = $0 { return true } else { return false }
@@ -140,7 +147,7 @@ extension SCXMLSession {
 
     /// Drops the places of events that did not arrive in time.
     mutating func giveUpAwaitedPlaces(after limit: Duration) {
-        var kept: [Pending] = []
+        var kept: [SCXMLSession.Pending] = []
         for item in pending[pendingHead...] {
             guard case .awaiting(let ticket) = item else {
                 kept.append(item)

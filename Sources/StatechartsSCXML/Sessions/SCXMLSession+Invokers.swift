@@ -10,6 +10,23 @@ extension SCXMLSession {
         var described: SCXMLInvocation
     }
 
+    /// After a restore: starts again, from the beginning, the Swift work of the invocations the
+    /// archived sessions were running. An archive holds no task.
+    mutating func restartWorks() {
+        var sessions = [(sessionID, machine)]
+        sessions += host.router.childOrder.compactMap { id in host.router.children[id].map { (id, $0.machine) } }
+        for (id, machine) in sessions {
+            for invocation in machine.context.invocations where invocation.invokerType != nil {
+                guard machine.isRunning(invocation.id), host.router.works[invocation.childSessionID] == nil else {
+                    continue
+                }
+                host.router.startWork(invocation, parent: id)
+            }
+        }
+    }
+}
+
+extension SessionEffectRouter {
     /// Starts the Swift work of an invocation in a task of its own. A type the session has no
     /// invoker for, or one past the limit of sessions, reports `error.execution` to the parent.
     mutating func startWork(_ invocation: SCXMLInvocation, parent: String) {
@@ -33,7 +50,7 @@ extension SCXMLSession {
                 inbox.post(.failed("\(error)"), from: workID)
             }
         }
-        works[workID] = RunningWork(task: task, parent: parent, described: invocation)
+        works[workID] = SCXMLSession.RunningWork(task: task, parent: parent, described: invocation)
     }
 
     /// Cancels a Swift invocation: nothing it sends or returns from now on is delivered.
@@ -68,19 +85,6 @@ extension SCXMLSession {
                 .invoke, state: invocation.state, location: invocation.location, reason: message,
                 error: SCXMLEvaluationError(message, at: invocation.location, element: "invoke"))
             pending.append(.input(.outcome(.failure(failure), invocation: invocation.id), session: work.parent))
-        }
-    }
-
-    /// After a restore: starts again, from the beginning, the Swift work of the invocations the
-    /// archived sessions were running. An archive holds no task.
-    mutating func restartWorks() {
-        var sessions = [(sessionID, machine)]
-        sessions += childOrder.compactMap { id in children[id].map { (id, $0.machine) } }
-        for (id, machine) in sessions {
-            for invocation in machine.context.invocations where invocation.invokerType != nil {
-                guard machine.isRunning(invocation.id), works[invocation.childSessionID] == nil else { continue }
-                startWork(invocation, parent: id)
-            }
         }
     }
 }

@@ -59,27 +59,9 @@ extension SCXMLSession {
         }
     }
 
-    /// Applies the options that concern one session's machine.
-    func configure(_ machine: inout Machine) {
-        machine.pausesAtEffects = true
-        machine.microstepLimit = options.limits.microsteps
-    }
-
-    /// The session information of session `id` of document `name`.
-    func info(id: String, name: String?) -> SCXMLSessionInfo {
-        SCXMLSessionInfo(
-            id: id, name: name, limits: options.limits, eventProcessors: Self.open(id, at: options.eventProcessors),
-            invokerTypes: options.invokers.keys.sorted())
-    }
-
     /// Opens a session at every processor.
     static func open(_ id: String, at processors: [any SCXMLEventProcessor]) -> [SCXMLProcessorEntry] {
         processors.map { SCXMLProcessorEntry(types: $0.types, location: $0.open(session: id)) }
-    }
-
-    /// Closes a session at every processor.
-    func closeAtProcessors(_ id: String) {
-        for processor in options.eventProcessors { processor.close(session: id) }
     }
 
     /// Warnings for the `<send>` elements of a document whose `type` names an event I/O processor

@@ -4,9 +4,10 @@ import Statecharts
 /// Runs an SCXML document: its session and every session it invokes, on one virtual clock. The
 /// one way to run a document, in the library and in every command of the `statechart` tool.
 ///
-/// The session is the external queue of all of its sessions. What a session's machine asks for
-/// leaves it as effects (see `MachineEffect`), and the session does them, in the order they were
-/// asked for:
+/// The top session's machine runs in a `MachineHost` on a `ManualClock`, as every typed machine
+/// runs in one, and its effects leave through the host's router, which holds the sessions it
+/// invoked and the external queue of all of them. What a session's machine asks for leaves it as
+/// effects (see `MachineEffect`), and they are done in the order they were asked for:
 /// - an `<invoke>` of an SCXML document (by `src`, `srcexpr` or `<content>`, with `<param>` and
 ///   `namelist` values for its `<data>`) starts a child session once its state has been entered;
 ///   exiting the state cancels the child, its timers and its own children, and nothing a
@@ -35,62 +36,61 @@ public struct SCXMLSession: Sendable {
     /// The machine of one session.
     public typealias Machine = StateMachine<String, SCXMLEvent, SCXMLContext>
 
-    /// The top session's machine: the document's.
-    public internal(set) var machine: Machine
-    /// The invoked sessions now running, by session identifier.
-    var children: [String: Child] = [:]
-    /// Children in the order they started: their timers fire in this order at one instant.
-    var childOrder: [String] = []
-    /// Events to deliver, in the order they were sent.
-    var pending: [Pending] = []
-    var pendingHead = 0
-    /// Events sent with a delay to another session or through an event I/O processor, by deadline.
-    var delayed = DelayedQueue()
-    var sequence = 0
-    /// The Swift invocations running (``Options/invokers``), by the session identifier each was given.
-    var works: [String: RunningWork] = [:]
-    /// What they bring back.
-    let inbox = InvokerInbox()
-    /// The sends under way at the event I/O processors, by ticket.
-    var inFlight: [UInt64: InFlightSend] = [:]
-    var nextTicket: UInt64 = 1
-    /// Charts of invoked documents, or why they could not be read or built, by the invoking
-    /// document and source: the same relative `src` names different files in different folders.
-    var charts: [ChartKey: Result<SCXMLChart, SCXMLError>] = [:]
-    /// What the current call did, returned by it.
-    var step = SCXMLStep()
+    /// The host of the top session's machine, on a manual clock: its router holds everything else
+    /// (the invoked sessions, the external queue they share, the delayed events between them, the
+    /// Swift invocations and the event I/O processors' sends), and every session's effects leave
+    /// through it.
+    var host: MachineHost<SessionEffectRouter, ManualClock>
     /// How many deliveries and timer firings the cascade at the current instant has taken, in
     /// every session: bounded like one machine's microsteps, so that sessions that keep sending
     /// each other (or themselves) events end in an error, never in a hang.
     var cascade = 0
     var recorder = MachineRecorder<String, SCXMLEvent>()
-    /// The document's chart.
-    public let chart: SCXMLChart
-    /// How the session runs.
-    public let options: Options
-    let dataModels: [any SCXMLDataModel.Type]
-    /// The time of every session, measured from the start.
-    public internal(set) var now: Duration = .zero
     /// The error that ended the session: a limit it went past (`MachineError.limitExceeded`).
     /// An ended session takes no more calls: each throws this error again.
     public internal(set) var endedBy: MachineError<String, SCXMLEvent>?
-    /// What went wrong outside the top session: invoked documents that could not be read or
-    /// built (each such `<invoke>` raised `error.execution` in its session), child sessions that
-    /// failed, events sent through a processor that never arrived. Oldest first.
-    public internal(set) var problems: [SCXMLDiagnostic] = []
 
     /// A session of `chart`, not started yet.
     public init(chart: SCXMLChart, options: Options = Options()) {
-        self.chart = chart
-        self.options = options
-        dataModels = options.dataModels ?? (SCXMLDocument.builtInDataModels + [chart.dataModel])
+        let dataModels = options.dataModels ?? (SCXMLDocument.builtInDataModels + [chart.dataModel])
+        var router = SessionEffectRouter(chart: chart, options: options, dataModels: dataModels)
         let info = SCXMLSessionInfo(
             id: options.sessionID, name: chart.document.name, limits: options.limits,
             eventProcessors: Self.open(options.sessionID, at: options.eventProcessors),
             invokerTypes: options.invokers.keys.sorted())
-        machine = chart.makeMachine(info: info)
-        configure(&machine)
-        problems = Self.missingProcessors(in: chart, have: options.eventProcessors)
+        var machine = chart.makeMachine(info: info)
+        router.configure(&machine)
+        router.problems = Self.missingProcessors(in: chart, have: options.eventProcessors)
+        host = MachineHost(machine: machine, router: router)
+    }
+
+    /// The top session's machine: the document's.
+    public internal(set) var machine: Machine {
+        get { host.machine }
+        set { host.machine = newValue }
+        _modify { yield &host.machine }
+    }
+
+    /// The document's chart.
+    public var chart: SCXMLChart { host.router.chart }
+
+    /// How the session runs.
+    public var options: Options { host.router.options }
+
+    var dataModels: [any SCXMLDataModel.Type] { host.router.dataModels }
+
+    /// The time of every session, measured from the start.
+    public internal(set) var now: Duration {
+        get { host.router.now }
+        set { host.router.now = newValue }
+    }
+
+    /// What went wrong outside the top session: invoked documents that could not be read or
+    /// built (each such `<invoke>` raised `error.execution` in its session), child sessions that
+    /// failed, events sent through a processor that never arrived. Oldest first.
+    public internal(set) var problems: [SCXMLDiagnostic] {
+        get { host.router.problems }
+        _modify { yield &host.router.problems }
     }
 
     // MARK: - Reading
@@ -108,23 +108,25 @@ public struct SCXMLSession: Sendable {
     public var configuration: [String] { machine.configuration }
 
     /// The identifiers of the invoked sessions now running, in the order they started.
-    public var childSessionIDs: [String] { childOrder }
+    public var childSessionIDs: [String] { host.router.childOrder }
 
     /// The `invokeid`s of the Swift invocations (``Options/invokers``) now running, sorted.
-    public var runningInvocations: [String] { works.values.map(\.described.invokeID).sorted() }
+    public var runningInvocations: [String] { host.router.works.values.map(\.described.invokeID).sorted() }
 
     /// The active states of a running invoked session; `nil` when there is none with that identifier.
-    public func activeStates(ofSession id: String) -> [String]? { children[id]?.machine.activeStates }
+    public func activeStates(ofSession id: String) -> [String]? { host.router.children[id]?.machine.activeStates }
 
     /// The machine of a running session: the top one or an invoked one.
-    public func machine(ofSession id: String) -> Machine? { id == sessionID ? machine : children[id]?.machine }
+    public func machine(ofSession id: String) -> Machine? {
+        id == sessionID ? machine : host.router.children[id]?.machine
+    }
 
     /// The earliest instant at which a timer of any session, or a delayed event between sessions,
     /// falls due.
     public var nextDeadline: Duration? {
         guard endedBy == nil else { return nil }
-        var deadlines = [machine.nextDeadline, delayed.first?.deadline].compactMap { $0 }
-        deadlines += children.values.compactMap { $0.machine.nextDeadline }
+        var deadlines = [machine.nextDeadline, host.router.delayed.first?.deadline].compactMap { $0 }
+        deadlines += host.router.children.values.compactMap { $0.machine.nextDeadline }
         return deadlines.min()
     }
 
@@ -136,12 +138,15 @@ public struct SCXMLSession: Sendable {
     @discardableResult
     public mutating func start() throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
         try runCascade { session throws(MachineError<String, SCXMLEvent>) in
-            if session.options.recordsMicrosteps {
-                try session.machine.start(observer: &session.recorder)
-            } else {
-                try session.machine.start()
+            do {
+                defer { session.afterRouting() }
+                if session.options.recordsMicrosteps {
+                    try session.host.start(observer: &session.recorder)
+                } else {
+                    try session.host.start()
+                }
             }
-            try session.settle(after: session.sessionID)
+            try session.pump()
         }
     }
 
@@ -155,8 +160,13 @@ public struct SCXMLSession: Sendable {
     public mutating func send(_ event: SCXMLEvent) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
         var handled = false
         var result = try runCascade { session throws(MachineError<String, SCXMLEvent>) in
-            handled = try session.sendToTop(event)
-            try session.settle(after: session.sessionID)
+            do {
+                defer { session.afterRouting() }
+                handled =
+                    session.options.recordsMicrosteps
+                    ? try session.host.send(event, observer: &session.recorder) : try session.host.send(event)
+            }
+            try session.pump()
         }
         if !handled && options.unhandledEvents == .reject {
             throw .unhandledEvent(event, configuration: machine.activeStates)
@@ -183,26 +193,24 @@ public struct SCXMLSession: Sendable {
                 if deadline > session.now { session.beginInstant() }
                 session.now = max(session.now, deadline)
                 try session.pump()
-                session.releaseDelayedDeliveries()
+                session.host.router.releaseDelayedDeliveries()
+                session.afterRouting()
                 try session.pump()
             }
             session.now = max(session.now, instant)
-            if session.machine.status == .running { try session.advanceTop(to: session.now) }
             let now = session.now
-            for id in session.childOrder { session.updateChild(id) { _ = try? $0.advance(to: now) } }
+            // Nothing falls due any more: each machine's time only catches up with the session's.
+            if session.machine.status == .running { try session.host.advance(to: now) }
+            for id in session.host.router.childOrder {
+                session.host.router.updateChild(id) { _ = try? $0.advance(to: now) }
+            }
         }
     }
 
     /// Ends every session: closes them at the event I/O processors and drops the children. The top
     /// machine stays as it is, to be read.
     public mutating func close() {
-        for work in works.values { work.task.cancel() }
-        works.removeAll()
-        for id in childOrder { closeAtProcessors(id) }
-        children.removeAll()
-        childOrder.removeAll()
-        delayed.removeAll()
-        closeAtProcessors(sessionID)
+        host.router.close()
     }
 
     // MARK: - Steps
@@ -243,7 +251,7 @@ public struct SCXMLSession: Sendable {
     }
 
     mutating func beginStep() {
-        step = SCXMLStep()
+        host.router.step = SCXMLStep()
         beginInstant()
         if options.recordsMicrosteps { recorder = MachineRecorder() }
     }
@@ -255,39 +263,25 @@ public struct SCXMLSession: Sendable {
         SCXMLCascade.current?.beginInstant()
     }
 
-    /// After a call failed (a machine's step or the cascade did not end): does what the top
-    /// machine asked for before it stopped, so that it is not left paused at its effects, and drops
-    /// the deliveries of the abandoned cascade, as a machine drops the events queued in a step it
-    /// abandons.
+    /// After a call failed (a machine's step or the cascade did not end): drops the deliveries of
+    /// the abandoned cascade, as a machine drops the events queued in a step it abandons. What the
+    /// top machine asked for before it stopped was routed by its host, which settles also when a
+    /// step throws, so that the machine is not left paused at its effects.
     mutating func abandonCascade() {
-        collect(from: sessionID)
-        pending.removeAll()
-        pendingHead = 0
+        afterRouting()
+        host.router.pending.removeAll()
+        host.router.pendingHead = 0
     }
 
     mutating func endStep() -> SCXMLStep {
-        var result = step
+        var result = host.router.step
         result.microsteps = recorder.microsteps
         let document = chart.document.location
         result.errors = recorder.events.compactMap { SCXMLErrorData.diagnostic(of: $0, fallback: document) }
         result.firedTimers = recorder.events.filter { $0.origin == .timer }.map(\.name)
-        step = SCXMLStep()
+        host.router.step = SCXMLStep()
         recorder = MachineRecorder()
         return result
-    }
-
-    /// Sends an event to the top machine, recording its microsteps when asked to.
-    mutating func sendToTop(_ event: SCXMLEvent) throws(MachineError<String, SCXMLEvent>) -> Bool {
-        options.recordsMicrosteps ? try machine.send(event, observer: &recorder) : try machine.send(event)
-    }
-
-    /// Moves the top machine's time, recording its microsteps when asked to.
-    mutating func advanceTop(to instant: Duration) throws(MachineError<String, SCXMLEvent>) {
-        if options.recordsMicrosteps {
-            try machine.advance(to: instant, observer: &recorder)
-        } else {
-            try machine.advance(to: instant)
-        }
     }
 }
 

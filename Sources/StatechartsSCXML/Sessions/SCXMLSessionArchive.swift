@@ -108,7 +108,8 @@ extension SCXMLSession {
     ///   event I/O processor; ``SCXMLArchiveError/machine(session:_:)`` when a session's machine
     ///   cannot be archived.
     public func archive() throws(SCXMLArchiveError) -> SCXMLSessionArchive {
-        guard pendingHead == pending.count, inFlight.isEmpty else { throw .eventsInFlight }
+        let router = host.router
+        guard router.pendingHead == router.pending.count, router.inFlight.isEmpty else { throw .eventsInFlight }
         var top: MachineArchive<String, SCXMLEvent, SCXMLContext>
         do {
             top = try machine.archive()
@@ -117,8 +118,8 @@ extension SCXMLSession {
         }
         try Self.freeze(&top, session: sessionID)
         var records: [SCXMLSessionArchive.ChildRecord] = []
-        for id in childOrder {
-            guard let child = children[id] else { continue }
+        for id in router.childOrder {
+            guard let child = router.children[id] else { continue }
             var archived: MachineArchive<String, SCXMLEvent, SCXMLContext>
             do {
                 archived = try child.machine.archive()
@@ -133,7 +134,7 @@ extension SCXMLSession {
         }
         return SCXMLSessionArchive(
             version: SCXMLSessionArchive.currentVersion, time: Self.nanoseconds(now), top: top, children: records,
-            delayed: delayed.ordered, sequence: sequence)
+            delayed: router.delayed.ordered, sequence: router.sequence)
     }
 
     /// Puts the archive's data model in its archived form (`ArchivedDataModel`): a value that
@@ -213,13 +214,13 @@ extension SCXMLSession {
         } catch {
             throw .machine(session: archive.sessionID, error)
         }
-        configure(&machine)
+        host.router.configure(&machine)
         now = .nanoseconds(archive.time)
         for record in archive.children {
             let invoking: SCXMLChart
             if record.parent == sessionID {
                 invoking = chart
-            } else if let parent = children[record.parent] {
+            } else if let parent = host.router.children[record.parent] {
                 invoking = parent.chart
             } else {
                 throw .mismatch("the parent \(record.parent) of session \(record.sessionID) is not running")
@@ -231,7 +232,8 @@ extension SCXMLSession {
             }
             let childChart: SCXMLChart
             do {
-                childChart = try self.chart(for: record.source, invokedFrom: invoking, at: invoking.document.location)
+                childChart = try host.router.chart(
+                    for: record.source, invokedFrom: invoking, at: invoking.document.location)
             } catch {
                 throw .document(session: record.sessionID, error)
             }
@@ -242,15 +244,15 @@ extension SCXMLSession {
             } catch {
                 throw .machine(session: record.sessionID, error)
             }
-            configure(&restored)
+            host.router.configure(&restored)
             _ = Self.open(record.sessionID, at: options.eventProcessors)
-            children[record.sessionID] = Child(
+            host.router.children[record.sessionID] = Child(
                 machine: restored, chart: childChart, parent: record.parent, invocation: record.invocation,
                 invokeID: record.invokeID, source: record.source, invokingDocument: record.invokingDocument)
-            childOrder.append(record.sessionID)
+            host.router.childOrder.append(record.sessionID)
         }
-        delayed = DelayedQueue(archive.delayed)
-        sequence = archive.sequence
+        host.router.delayed = DelayedQueue(archive.delayed)
+        host.router.sequence = archive.sequence
         restartWorks()
     }
 }
