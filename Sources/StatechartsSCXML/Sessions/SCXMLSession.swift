@@ -200,7 +200,14 @@ public struct SCXMLSession: Sendable {
             session.now = max(session.now, instant)
             let now = session.now
             // Nothing falls due any more: each machine's time only catches up with the session's.
-            if session.machine.status == .running { try session.host.advance(to: now) }
+            if session.machine.status == .running {
+                defer { session.afterRouting() }
+                if session.options.recordsMicrosteps {
+                    try session.host.advance(to: now, observer: &session.recorder)
+                } else {
+                    try session.host.advance(to: now)
+                }
+            }
             for id in session.host.router.childOrder {
                 session.host.router.updateChild(id) { _ = try? $0.advance(to: now) }
             }
