@@ -344,6 +344,8 @@ let package = Package(
             name: "StatechartsInspectorTests",
             dependencies: [
                 "StatechartsInspector", "Statecharts", "StatechartsSCXML", "StatechartsTesting",
+                // `statechart inspect --store`: a stored machine of a document's fleet.
+                .target(name: "StatechartsStore", condition: .when(traits: ["Store"])),
                 .product(
                     name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Inspector"])),
                 .product(

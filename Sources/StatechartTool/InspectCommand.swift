@@ -6,6 +6,10 @@ import Statecharts
 import StatechartsInspector
 import StatechartsSCXML
 
+#if Store
+import StatechartsStore
+#endif
+
 /// `statechart inspect [CHART] [--port N]`: a page in the browser that shows the document's chart
 /// with its active states lit up, sends it events, and travels in its timeline.
 public struct InspectCommand: AsyncParsableCommand {
@@ -23,7 +27,11 @@ public struct InspectCommand: AsyncParsableCommand {
             WebSocket /api/updates. Every API request carries the token printed with the address \
             (?token=, or Authorization: Bearer). Stop it with Ctrl-C. With --clock real, the document \
             runs live on the wall clock instead, its timers firing by themselves: the page watches it \
-            and sends it events, and neither moves its clock nor resumes from a past step.
+            and sends it events, and neither moves its clock nor resumes from a past step. With \
+            --store STORE --machine ID, the page shows a durable machine of the document's fleet \
+            instead, read-only: its timeline is the machine's journal replayed, from its creation \
+            when the store keeps the whole journal, else from its snapshot (STORE as for \
+            `statechart fleet`).
             """)
 
     /// The chart.
@@ -54,13 +62,27 @@ public struct InspectCommand: AsyncParsableCommand {
     @Option(help: "End the session after this many steps: events, and instants at which timers fire (100000).")
     public var maxSteps = 100_000
 
+    /// A store of durable machines of the document, whose machine the page shows.
+    @Option(help: "Show a machine of this store of durable machines (a SQLite file or a postgres:// URL).")
+    public var store: String?
+
+    /// The stored machine to show.
+    @Option(help: "With --store: the machine to show, its journal replayed.")
+    public var machine: String?
+
+    /// The PostgreSQL schema of the store.
+    @Option(help: "With --store: the PostgreSQL schema that holds the tables (public).")
+    public var schema = "public"
+
     /// A command ready to parse.
     public init() {}
 
-    /// Checks the port and the step bound.
+    /// Checks the port, the step bound, and that a store comes with a machine.
     public func validate() throws {
         if !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         if maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
+        if (store == nil) != (machine == nil) { throw ValidationError("--store and --machine go together") }
+        if store != nil && clock == .real { throw ValidationError("a stored machine is shown as it was: no --clock") }
     }
 
     /// Serves the page until interrupted.
@@ -68,6 +90,16 @@ public struct InspectCommand: AsyncParsableCommand {
         let limits = try self.limits.limits()
         let source = try ChartSource.load(chart, limits: limits)
         source.printWarnings()
+        if let store, let machine {
+            #if Store
+            try await Self.serveStored(
+                machine, of: source, store: store, schema: schema, limits: limits, port: port, urlFile: urlFile)
+            return
+            #else
+            _ = (store, machine)
+            throw CommandError("this build has no durable machines: build it with the trait Store")
+            #endif
+        }
         if clock == .real {
             try await Self.serveLive(source, limits: limits, port: port, urlFile: urlFile)
             return
@@ -105,6 +137,65 @@ public struct InspectCommand: AsyncParsableCommand {
         try await serve(server, name: source.name, urlFile: urlFile)
         withExtendedLifetime(session) {}
     }
+
+    #if Store
+    /// Serves the page of a machine of a store of durable machines of the document, read-only:
+    /// its history, the journal the store keeps replayed, until interrupted.
+    static func serveStored(
+        _ id: String, of source: ChartSource, store location: String, schema: String, limits: SCXMLLimits, port: Int,
+        urlFile: String?
+    ) async throws {
+        let opened = try await FleetCommand.open(location, schema: schema)
+        defer { opened.close() }
+        let history: DurableHistory<String, SCXMLEvent, SCXMLContext>
+        do {
+            let fleet = try DurableMachines(document: source.chart, store: opened.store, limits: limits)
+            guard let found = try await fleet.history(of: id) else {
+                throw CommandError("the store has no machine '\(Escaping.terminal(id))'")
+            }
+            history = found
+        } catch let error as StoreError {
+            throw CommandError("\(error)")
+        }
+        let start = history.startsAfter == 0 ? "start" : "snapshot after #\(history.startsAfter)"
+        var timeline = [(label: start, snapshot: history.initial)]
+        for step in history.steps {
+            timeline.append((label: Self.label(of: step), snapshot: step.snapshot))
+        }
+        if history.stepsLeftOut > 0 {
+            printToStandardError(
+                "the timeline shows the last \(history.steps.count) of \(history.stepsLeftOut + history.steps.count) entries replayed"
+            )
+        }
+        if history.entriesBeforeStart > 0 {
+            printToStandardError(
+                "the store keeps \(history.entriesBeforeStart) entries before the snapshot after #\(history.startsAfter), which cannot be replayed: the timeline starts at the snapshot"
+            )
+        }
+        let server: InspectorServer
+        do {
+            server = try await InspectorServer.show(
+                timeline, of: source.chart.statechart, name: "\(source.name): \(id)",
+                data: { InspectorSnapshot.sessionData(ofContext: $0) }, port: port)
+        } catch {
+            throw CommandError(error.message)
+        }
+        try await serve(server, name: "\(source.name): \(id)", urlFile: urlFile)
+    }
+
+    /// What the timeline calls a replayed journal entry: its number and what it did.
+    static func label(of step: DurableHistory<String, SCXMLEvent, SCXMLContext>.Step) -> String {
+        let what: String
+        switch step.kind {
+        case .start: what = "start"
+        case .event: what = step.event?.name ?? "an event the document's types do not read"
+        case .outcome: what = step.event.map { "\($0.name) (from an activity)" } ?? "an activity's outcome"
+        case .advance: what = "timers"
+        }
+        let failed = step.failure.map { " (failed: \($0))" } ?? ""
+        return "#\(step.sequence) \(what)\(failed)"
+    }
+    #endif
 
     /// Prints the page's address, writes it to `urlFile`, and serves until interrupted.
     static func serve(_ server: InspectorServer, name: String, urlFile: String?) async throws {

@@ -25,7 +25,13 @@ extension InspectorSnapshot {
 
     /// The data model's variables, as its archive holds them.
     package static func sessionData(of archive: SCXMLSessionArchive) -> InspectorValue {
-        guard let context = InspectorValue(encoding: archive.top.context), let model = context["model"] else {
+        sessionData(ofContext: archive.top.context)
+    }
+
+    /// The data model's variables of a session's context, as the page shows them (see
+    /// ``sessionData(of:)``).
+    package static func sessionData(ofContext context: SCXMLContext) -> InspectorValue {
+        guard let context = InspectorValue(encoding: context), let model = context["model"] else {
             return .null
         }
         if case .string(let globals)? = model["globals"],

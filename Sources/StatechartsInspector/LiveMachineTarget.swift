@@ -36,14 +36,7 @@ final class LiveMachineTarget: InspectorTarget {
             var index = 0
             while var step = await iterator.next() {
                 index += 1
-                if step.exited.isEmpty && step.entered.isEmpty && step.snapshot.configuration != previous {
-                    // No microsteps came with the snapshot (a session that does not record them):
-                    // the states exited and entered, from the configurations before and after.
-                    let before = Set(previous)
-                    let after = Set(step.snapshot.configuration)
-                    step.exited = previous.filter { !after.contains($0) }.reversed()
-                    step.entered = step.snapshot.configuration.filter { !before.contains($0) }
-                }
+                TypedMachineView.fillChanges(of: &step, after: previous)
                 previous = step.snapshot.configuration
                 report(
                     InspectorStep(
@@ -111,55 +104,6 @@ extension LiveMachineLink {
     static func unknown(_ event: InspectorEvent) -> InspectorError {
         InspectorError("the app makes no event named '\(event.name)' with this data", status: 422)
     }
-
-    /// A snapshot as the page shows it: names, and the context as JSON when it is `Encodable`.
-    static func describe<State: Hashable, Event: StatechartEvent, Context>(
-        _ snapshot: MachineSnapshot<State, Context>, chart: Statechart<State, Event, Context>
-    ) -> InspectorSnapshot {
-        let timers = snapshot.timers.map { timer in
-            InspectorSnapshot.PendingTimer(
-                name: timer.state.map { "timeout of \($0)" } ?? timer.name, due: seconds(timer.deadline), id: timer.id,
-                state: timer.state.map { "\($0)" })
-        }
-        return InspectorSnapshot(
-            configuration: snapshot.configuration.map { "\($0)" }, active: snapshot.activeStates.map { "\($0)" },
-            events: snapshot.status == .running ? chart.handledEventNames(activeStates: snapshot.activeStates) : [],
-            data: value(of: snapshot.context), timers: timers, time: seconds(snapshot.now),
-            status: snapshot.status.rawValue)
-    }
-
-    /// A duration in seconds, as the page shows times.
-    static func seconds(_ duration: Duration) -> Double {
-        let components = duration.components
-        return Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-
-    /// A snapshot from the machine's stream as a step of the page's timeline: its microsteps'
-    /// states and transitions, by name.
-    static func step<State: Hashable, Event: StatechartEvent, Context>(
-        _ snapshot: MachineSnapshot<State, Context>, chart: Statechart<State, Event, Context>
-    ) -> LiveMachineStep {
-        var step = LiveMachineStep(snapshot: describe(snapshot, chart: chart))
-        for microstep in snapshot.microsteps {
-            step.exited += microstep.exited.map { "\($0)" }
-            step.entered += microstep.entered.map { "\($0)" }
-            step.transitions += microstep.transitions.map { transition in
-                InspectorTransition(
-                    source: transition.source.map { "\($0)" }, event: microstep.event,
-                    targets: transition.targets.map { "\($0)" })
-            }
-        }
-        return step
-    }
-
-    /// The context as JSON when it is `Encodable`, its description otherwise.
-    static func value<Context>(of context: Context) -> InspectorValue {
-        if Context.self == Void.self { return .null }
-        if let encodable = context as? any Encodable, let value = InspectorValue(encoding: encodable) {
-            return value
-        }
-        return .string(String(describing: context))
-    }
 }
 
 /// An `IsolatedStatechart`, its chart and the app's event maker, all used only on the machine's
@@ -195,7 +139,7 @@ where Event.Kind: Hashable {
     }
 
     private func snapshot(isolation: isolated any Actor) -> InspectorSnapshot {
-        Self.describe(machine.snapshot(isolation: isolation), chart: chart)
+        TypedMachineView.describe(machine.snapshot(isolation: isolation), chart: chart)
     }
 
     /// Reads the machine's snapshots on its actor and passes them on as text, until cancelled.
@@ -204,7 +148,7 @@ where Event.Kind: Hashable {
             bufferingPolicy: .bufferingNewest(snapshotBuffer), isolation: isolation)
         var iterator = snapshots.makeAsyncIterator()
         while let snapshot = await iterator.next(isolation: isolation) {
-            output.yield(Self.step(snapshot, chart: chart))
+            output.yield(TypedMachineView.step(snapshot, chart: chart))
         }
         output.finish()
     }
@@ -258,14 +202,14 @@ where Event.Kind: Hashable & Sendable {
 
     var acceptsEvents: Bool { make != nil }
 
-    func snapshot() async -> InspectorSnapshot { Self.describe(await machine.snapshot, chart: chart) }
+    func snapshot() async -> InspectorSnapshot { TypedMachineView.describe(await machine.snapshot, chart: chart) }
 
     func steps() async -> AsyncStream<LiveMachineStep> {
         let snapshots = await machine.snapshots(bufferingPolicy: .bufferingNewest(snapshotBuffer))
         let (output, continuation) = AsyncStream.makeStream(
             of: LiveMachineStep.self, bufferingPolicy: .bufferingNewest(snapshotBuffer))
         let pump = Task {
-            for await snapshot in snapshots { continuation.yield(Self.step(snapshot, chart: chart)) }
+            for await snapshot in snapshots { continuation.yield(TypedMachineView.step(snapshot, chart: chart)) }
             continuation.finish()
         }
         continuation.onTermination = { _ in pump.cancel() }

@@ -8,6 +8,9 @@ import Testing
 #if ECMAScript
 import StatechartsECMAScript
 #endif
+#if Inspector
+import StatechartsInspector
+#endif
 
 // The examples of the article "Machines that outlive the process": a fleet of sensors kept in
 // SQLite (and, when a server is configured, in PostgreSQL), each silent after 90 seconds without
@@ -156,6 +159,33 @@ struct DurableMachinesExamples {
         let sensor = try await sensors.machine("sensor-7")  // from its snapshot and journal
         #expect(sensor?.configuration == [.online])
         #expect(sensor?.context.battery == 80)
+    }
+
+    @Test("looking back: a machine's journal replayed, each step with its machine, and shown in the inspector")
+    func history() async throws {
+        let store = try SQLiteMachineStore(path: try Self.temporaryPath())
+        let sensors = try DurableMachines(chart: sensorChart(), store: store) { id in Sensor(id: id) }
+        for battery in [80, 75] { try await sensors.send(.heartbeat(battery: battery), to: "sensor-7") }
+        try await sensors.drain()
+        #expect(try await sensors.history(of: "sensor-7") != nil)
+
+        guard let history = try await sensors.history(of: "sensor-7") else { return }
+        for step in history.steps {
+            print("#\(step.sequence)", step.event.map { "\($0)" } ?? "\(step.kind)", step.snapshot.configuration)
+        }
+
+        #expect(history.steps.map(\.sequence) == [1, 2, 3])
+        #expect(history.steps.map(\.snapshot.context.battery) == [100, 80, 75])
+        #if Inspector
+        let timeline =
+            [(label: "start", snapshot: history.initial)]
+            + history.steps.map { (label: "#\($0.sequence)", snapshot: $0.snapshot) }
+        let inspector = try await InspectorServer.show(timeline, of: sensorChart())
+        print("the past of sensor-7: \(inspector.pageURL)")
+
+        #expect(inspector.pageURL.hasPrefix("http://127.0.0.1:"))
+        await inspector.stop()
+        #endif
     }
 
     @Test("a timeout due while no process ran fires when a worker next runs, and effects leave after the commit")

@@ -1,8 +1,13 @@
 #if Inspector && Tools
 import Foundation
 import StatechartsInspector
+import StatechartsSCXML
 import StatechartsTesting
 import Testing
+
+#if Store
+import StatechartsStore
+#endif
 
 /// `statechart inspect`, run as a user runs it, driven over loopback through its API and WebSocket.
 @Suite struct InspectCommandTests {
@@ -23,11 +28,13 @@ import Testing
     }
 
     /// Starts `statechart inspect DOCUMENT` and waits (at most 100 × 0.1 s) for its address.
-    static func inspect(_ document: String, writing contents: String? = nil) async throws -> Inspector {
+    static func inspect(
+        _ document: String, writing contents: String? = nil, arguments: [String] = [], in folder: URL? = nil
+    ) async throws -> Inspector {
         let binary = try #require(BuiltProducts.executable(named: "statechart"), "the statechart binary is not built")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var path = packageRoot.appendingPathComponent(document).path
+        var path = document.hasPrefix("/") ? document : packageRoot.appendingPathComponent(document).path
         if let contents {
             path = folder.appendingPathComponent(document).path
             try contents.write(toFile: path, atomically: true, encoding: .utf8)
@@ -35,7 +42,7 @@ import Testing
         let urlFile = folder.appendingPathComponent("url").path
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["inspect", path, "--url-file", urlFile]
+        process.arguments = ["inspect", path, "--url-file", urlFile] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -172,5 +179,90 @@ import Testing
         try await Task.sleep(for: .milliseconds(300))
         #expect(try await client.snapshot().time == after)
     }
+
+    #if Store && ECMAScript
+    /// A document whose machines count their trips, for a fleet on a SQLite file.
+    static let tripsDocument = """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="parked">
+          <datamodel><data id="trips" expr="0"/></datamodel>
+          <state id="parked"><transition event="drive" target="driving"><assign location="trips" expr="trips + 1"/></transition></state>
+          <state id="driving"><transition event="park" target="parked"/></state>
+        </scxml>
+        """
+
+    @Test("inspect --store --machine: a durable machine's journal replayed, read-only, with its data model's values")
+    func storedMachine() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let document = folder.appendingPathComponent("trips.scxml")
+        try Self.tripsDocument.write(to: document, atomically: true, encoding: .utf8)
+        let storePath = folder.appendingPathComponent("fleet.sqlite").path
+        do {
+            let chart = try SCXMLChart.load(Self.tripsDocument, file: document.path, dataModels: BuiltDataModels.all)
+            let store = try SQLiteMachineStore(path: storePath)
+            let fleet = try DurableMachines(document: chart, store: store)
+            for name in ["drive", "park", "drive"] { try await fleet.send(SCXMLEvent(name), to: "van-7") }
+            try await fleet.drain()
+            try await fleet.send(SCXMLEvent("park"), to: "van-7")
+        }
+        let inspector = try await Self.inspect(
+            document.path, arguments: ["--store", storePath, "--machine", "van-7"], in: folder)
+        defer { inspector.stop() }
+        let client = inspector.client
+
+        struct Chart: Decodable {
+            var name: String
+            var abilities: InspectorAbilities
+        }
+        let chart = try await client.request(.GET, "/api/chart").decoded(Chart.self)
+        #expect(chart.name.hasSuffix(": van-7"))
+        #expect(chart.abilities == InspectorAbilities(sending: false, timeTravel: false, clock: false))
+        struct Timeline: Decodable { var steps: [InspectorStep] }
+        let steps = try await client.request(.GET, "/api/timeline").decoded(Timeline.self).steps
+        // The creation, then each applied entry; the pending `park` is not in it.
+        #expect(steps.map(\.label) == ["start", "#1 start", "#2 drive", "#3 park", "#4 drive"])
+        #expect(steps.map(\.snapshot.configuration) == [[], ["parked"], ["driving"], ["parked"], ["driving"]])
+        #expect(steps[2].transitions == [InspectorTransition(source: "parked", event: "drive", targets: ["driving"])])
+        #expect(steps[2].snapshot.data == .object(["trips": .number(1)]))
+        #expect(steps[4].snapshot.data == .object(["trips": .number(2)]))
+        #expect(try await client.send("park").status == 403)
+        // Reading it changed nothing: the pending event is still pending.
+        #expect(try await SQLiteMachineStore(path: storePath).backlog(now: .max).pendingEvents == 1)
+    }
+
+    @Test("inspect --store: a machine the store does not have, and a store that is not there, are errors")
+    func storedMachineErrors() async throws {
+        let binary = try #require(BuiltProducts.executable(named: "statechart"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = folder.appendingPathComponent("trips.scxml")
+        try Self.tripsDocument.write(to: document, atomically: true, encoding: .utf8)
+        let storePath = folder.appendingPathComponent("fleet.sqlite").path
+        _ = try SQLiteMachineStore(path: storePath)
+        func run(_ arguments: [String]) throws -> (status: Int32, error: String) {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["inspect", document.path] + arguments
+            let errors = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        let unknown = try run(["--store", storePath, "--machine", "no\u{1B}[2Jbody"])
+        #expect(unknown.status == 1)
+        #expect(unknown.error.contains("the store has no machine"))
+        #expect(!unknown.error.contains("\u{1B}"))
+        let missing = try run(["--store", folder.appendingPathComponent("none.sqlite").path, "--machine", "m"])
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("the tool never creates one"))
+        let alone = try run(["--store", storePath])
+        #expect(alone.status == 64)
+        #expect(alone.error.contains("--store and --machine go together"))
+    }
+    #endif
 }
 #endif

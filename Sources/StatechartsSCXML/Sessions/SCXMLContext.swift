@@ -57,6 +57,15 @@ public struct SCXMLContext: DataModel {
         model = try archived.thawed(with: dataModels)
     }
 
+    /// Puts the data model in its archived form: a value that shares nothing with the live model,
+    /// which the machine goes on changing (a JavaScript virtual machine is a reference), to read
+    /// and not to run. What a durable document's history keeps for each step.
+    ///
+    /// - Throws: `EncodingError` when the model holds a value no archive can keep.
+    package mutating func freezeModel() throws {
+        model = try ArchivedDataModel(freezing: model)
+    }
+
     /// The invocation numbered `id` among those this session runs.
     package func invocation(_ id: InvocationID) -> SCXMLInvocation? {
         invocations.first { $0.id == id }

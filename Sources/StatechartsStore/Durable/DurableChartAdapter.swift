@@ -17,6 +17,9 @@ where
     var restore: @Sendable (inout MachineArchive<State, Event, Context>) throws -> Void = { _ in }
     /// Readies a machine made new or restored, before it applies anything.
     var prepare: @Sendable (inout StateMachine<State, Event, Context>) -> Void = { _ in }
+    /// Makes a context that a history's step keeps apart from the machine, which goes on: a
+    /// document's data model is a reference, and is frozen (a typed chart's context is a value).
+    var detach: @Sendable (inout Context) -> Void = { _ in }
     /// The name an invocation's activity is registered under: the `Invoke`'s name.
     var activityName: @Sendable (InvocationStart<State, Event, Context>) -> String? = { $0.name }
     /// Whether every invocation runs as an activity, described ones too (a document's): then none

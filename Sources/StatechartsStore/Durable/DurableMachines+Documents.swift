@@ -73,6 +73,7 @@ extension DurableMachines where State == String, Event == SCXMLEvent, Context ==
         adapter.makeDecoder = { chart.archiveDecoder() }
         adapter.restore = { archive in try archive.context.thawModel(with: dataModels) }
         adapter.prepare = { machine in machine.microstepLimit = limits.microsteps }
+        adapter.detach = { context in try? context.freezeModel() }
         adapter.activityName = { start in
             guard let invocation = start.descriptor as? SCXMLInvocation else { return start.name }
             return invocation.invokerType ?? SCXMLInvocation.scxmlType

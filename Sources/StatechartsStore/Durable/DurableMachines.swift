@@ -508,11 +508,21 @@ where
     /// Does what one journal entry says, at its time on the store's clock: the same whether
     /// applied first or replayed. The step's effects stay in the host's router.
     func replay(_ step: Step, time: Int64, in host: inout Host) -> String? {
+        var unused = MachineRecorder<State, Event>()
+        return replay(step, time: time, in: &host, recorder: &unused, records: false)
+    }
+
+    /// Does what one journal entry says, and, when `records` is set, tells `recorder` every event
+    /// and microstep it takes (``history(of:keepingLast:)``); without it, the steps take the machine's quick
+    /// path, as applying does.
+    func replay(
+        _ step: Step, time: Int64, in host: inout Host, recorder: inout MachineRecorder<State, Event>, records: Bool
+    ) -> String? {
         host.clock.now = .nanoseconds(time)
         do {
             switch step {
-            case .start: try host.start()
-            case .event(let event?): _ = try host.send(event)
+            case .start: records ? try host.start(observer: &recorder) : try host.start()
+            case .event(let event?): _ = records ? try host.send(event, observer: &recorder) : try host.send(event)
             case .outcome(let outcome?):
                 let invocation = InvocationID(rawValue: outcome.invocation)
                 if outcome.isProgress || (adapter.outcomesAreEvents && outcome.failure == nil) {
@@ -520,14 +530,17 @@ where
                     // its state was exited, as its outcome would be. (A document's invocation
                     // ends with its state, and its `done.invoke` is such an event.)
                     if let event = outcome.event, host.machine.isRunning(invocation) {
-                        _ = try host.send(event)
+                        _ = records ? try host.send(event, observer: &recorder) : try host.send(event)
                     } else {
-                        try host.catchUp()
+                        records ? try host.catchUp(observer: &recorder) : try host.catchUp()
                     }
+                } else if records {
+                    _ = try host.deliver(outcome.outcome, from: invocation, observer: &recorder)
                 } else {
                     _ = try host.deliver(outcome.outcome, from: invocation)
                 }
-            case .event(nil), .outcome(nil), .advance: try host.catchUp()
+            case .event(nil), .outcome(nil), .advance:
+                records ? try host.catchUp(observer: &recorder) : try host.catchUp()
             }
             return nil
         } catch {
@@ -568,6 +581,20 @@ where
 
     /// A machine from its row's snapshot (or new) and the journal entries after it.
     func rebuild(_ row: MachineRow, entries: [JournalEntry]) throws(StoreError) -> Machine {
+        let machine = try startingMachine(row)
+        let decoder = adapter.makeDecoder()
+        // What the replayed steps asked for went to the outbox when they were first applied.
+        var host = Host(machine: machine, router: DurableEffects(), clock: StoreClock())
+        for entry in entries {
+            _ = replay(Self.step(entry.kind, payload: entry.payload, decoder), time: entry.time, in: &host)
+            _ = host.router.take()
+        }
+        return host.machine
+    }
+
+    /// The machine a replay of its journal starts from: its row's snapshot, or a new machine when
+    /// the row has none, ready to run in the fleet.
+    func startingMachine(_ row: MachineRow) throws(StoreError) -> Machine {
         var machine: Machine
         if let snapshot = row.snapshot {
             do {
@@ -582,14 +609,7 @@ where
             machine = chart.makeMachine(context: initialContext(row.id))
         }
         adapter.prepare(&machine)
-        let decoder = adapter.makeDecoder()
-        // What the replayed steps asked for went to the outbox when they were first applied.
-        var host = Host(machine: machine, router: DurableEffects(), clock: StoreClock())
-        for entry in entries {
-            _ = replay(Self.step(entry.kind, payload: entry.payload, decoder), time: entry.time, in: &host)
-            _ = host.router.take()
-        }
-        return host.machine
+        return machine
     }
 }
 
