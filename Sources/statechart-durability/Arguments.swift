@@ -69,16 +69,31 @@ struct UsageError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// How long a document's crash-test worker lets one PostgreSQL operation take: the whole
+/// transaction that applies a batch, which rebuilds each claimed machine's JavaScript virtual
+/// machine while it holds the transaction. With 5 s, four workers of a debug build on two cores
+/// gave up on their first batches again and again: each abandoned transaction's work ran on, and
+/// its machines had to be rebuilt by the next, so that none committed (CI, 2026-12-01).
+let documentOperationTimeLimit: Duration = .seconds(30)
+
 /// A store from `sqlite:PATH` or a `postgres://` URL.
-func openStore(_ location: String, connections: Int = 4) async throws -> any MachineStore {
+///
+/// An operation on PostgreSQL gives up after `operationTimeLimit`: 5 s for the typed chart, whose
+/// crash test restarts the server and wants the workers back soon. A document's workers take 30 s
+/// (`documentOperationTimeLimit`), since applying a batch holds the transaction while it rebuilds
+/// each machine's JavaScript virtual machine.
+func openStore(
+    _ location: String, connections: Int = 4, operationTimeLimit: Duration = .seconds(5)
+) async throws -> any MachineStore {
     if location.hasPrefix("sqlite:") {
         return try SQLiteMachineStore(path: String(location.dropFirst("sqlite:".count)))
     }
     if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
         #if PostgreSQL
-        // An operation stuck on a pool left waiting for dead connections gives up after 5 s, and
-        // the store starts a new pool.
-        let store = try PostgresMachineStore(url: location, connections: connections, operationTimeLimit: .seconds(5))
+        // An operation stuck on a pool left waiting for dead connections gives up after the limit,
+        // and the store starts a new pool.
+        let store = try PostgresMachineStore(
+            url: location, connections: connections, operationTimeLimit: operationTimeLimit)
         // A connection cut (the crash tests' proxy) or a server restarting fails the migration:
         // try again, for up to a minute.
         try await retryingDatabaseFailures { () async throws(StoreError) in try await store.prepare() }

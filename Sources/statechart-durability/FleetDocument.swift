@@ -150,7 +150,7 @@ func checkDocument(_ arguments: Arguments) async throws -> Bool {
     let files = arguments.strings("acks")
     guard files.count == workers else { throw UsageError("give one --acks file per worker (\(workers))") }
     let activities = try arguments.string("activities")
-    let store = try await openStore(try arguments.string("store"))
+    let store = try await openStore(try arguments.string("store"), operationTimeLimit: documentOperationTimeLimit)
     let fleet = try makeDocumentFleet(store, activities: activities)
     try await settleEverything(store, drain: { try await fleet.drain() })
     let acknowledged = try readAcknowledged(arguments)

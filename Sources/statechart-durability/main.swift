@@ -92,7 +92,9 @@ func work(_ arguments: Arguments) async throws {
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int($0) })
     let file = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
     guard file >= 0 else { throw UsageError("cannot open \(path)") }
-    let store = try await openStore(try arguments.string("store"))
+    let store = try await openStore(
+        try arguments.string("store"),
+        operationTimeLimit: arguments.isDocument ? documentOperationTimeLimit : .seconds(5))
     let run: @Sendable () async throws -> Void
     let send: @Sendable (Int) async throws -> Void
     if arguments.isDocument {
