@@ -25,13 +25,29 @@ extension DurableMachines {
         of id: String, keepingLast count: Int = 1_000
     ) async throws(StoreError) -> DurableHistory<State, Event, Context>? {
         let count = max(1, count)
-        guard let record = try await store.record(of: id) else { return nil }
-        let journal = try await store.journal(of: id)
+        // The row and the journal are two reads: a worker that snapshots and compacts between
+        // them can leave the journal without the entries right after the row's snapshot. Read
+        // again then, rather than replay across the gap.
+        var read: (row: MachineRow, journal: [JournalEntry])?
+        for _ in 0..<3 where read == nil {
+            guard let record = try await store.record(of: id) else { return nil }
+            let journal = try await store.journal(of: id)
+            let after = record.row.snapshotSequence
+            let continues =
+                record.row.snapshot == nil || journal.first?.sequence == 1
+                || journal.contains { $0.sequence == after + 1 } || !journal.contains { ($0.sequence ?? 0) > after }
+            if continues { read = (record.row, journal) }
+        }
+        guard let read else {
+            throw .unreadableMachine(machine: id, reason: "its journal changed three times while it was read")
+        }
+        let savedRow = read.row
+        let journal = read.journal
         let applied = journal.filter { $0.sequence != nil }
         // From the creation when the journal still starts at the first entry (or there is no
         // snapshot to start from), else from the snapshot.
-        let fromCreation = record.row.snapshot == nil || applied.first?.sequence == 1
-        var row = record.row
+        let fromCreation = savedRow.snapshot == nil || applied.first?.sequence == 1
+        var row = savedRow
         if fromCreation { row.snapshot = nil }
         let start = fromCreation ? Int64(0) : row.snapshotSequence
         let machine = try startingMachine(row)
