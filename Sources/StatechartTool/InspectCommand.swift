@@ -82,7 +82,9 @@ public struct InspectCommand: AsyncParsableCommand {
         if !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         if maxSteps < 1 { throw ValidationError("--max-steps must be at least 1") }
         if (store == nil) != (machine == nil) { throw ValidationError("--store and --machine go together") }
-        if store != nil && clock == .real { throw ValidationError("a stored machine is shown as it was: no --clock") }
+        if store != nil && clock == .real {
+            throw ValidationError("--clock real does not go with --store: a stored machine is shown as it was")
+        }
     }
 
     /// Serves the page until interrupted.

@@ -262,6 +262,9 @@ import StatechartsStore
         let alone = try run(["--store", storePath])
         #expect(alone.status == 64)
         #expect(alone.error.contains("--store and --machine go together"))
+        let live = try run(["--store", storePath, "--machine", "m", "--clock", "real"])
+        #expect(live.status == 64)
+        #expect(live.error.contains("--clock real does not go with --store"))
     }
     #endif
 }

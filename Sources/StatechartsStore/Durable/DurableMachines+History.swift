@@ -69,8 +69,7 @@ extension DurableMachines {
             adapter.detach(&snapshot.context)
             let replayedStep = DurableHistory<State, Event, Context>.Step(
                 sequence: sequence, kind: entry.kind, time: .nanoseconds(entry.time), eventID: entry.eventID,
-                event: recorder.events.first { $0.origin == .external }?.event ?? step.event, snapshot: snapshot,
-                failure: failure)
+                event: step.event, snapshot: snapshot, failure: failure)
             if steps.count < count {
                 steps.append(replayedStep)
             } else {
