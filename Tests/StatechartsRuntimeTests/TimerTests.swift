@@ -1,4 +1,5 @@
 import Clocks
+import Foundation
 import Statecharts
 import Testing
 
@@ -24,24 +25,29 @@ struct TimerTests {
 
     /// The clock reaching a deadline exactly while the wheel's driver is on its way to sleep:
     /// a manual clock suspends a sleep until exactly `now` until it moves again, so `settle` must
-    /// not rely on that sleep ending.
+    /// not rely on that sleep ending. The gate holds the driver until the clock has moved, so the
+    /// case happens every time, not by chance (100 rounds left to the scheduler, as before, never
+    /// made it: on a turn of 4,096 ms the driver sleeps until 904 ms, which the clock passes).
     @Test func settlingRightAfterTheClockReachesADeadlineExactlyNeverHangs() async throws {
-        for round in 1...100 {
-            let machine = StatechartActor(try watchChart(), context: 0, timers: timers)
-            try await machine.start()
-            try await machine.send(.wait)
-            await clock.advance(by: .seconds(5))
-            let settled = Flag()
-            Task { [timers] in
-                await timers.settle()
-                settled.set()
-            }
-            // Bounded in real time, so that a regression fails here instead of hanging the run.
-            let done = await eventually { settled.isSet }
-            #expect(done, "settle() did not return in round \(round)")
-            guard done else { return }
-            #expect(await machine.snapshot.activeStates == [.expired])
+        let gate = SleepGate()
+        // A turn of 8,192 ms: the driver sleeps until the timeout's own deadline, 5 s, not until
+        // the slot's first time in an earlier turn.
+        let timers = TimerWheel(clock: GatedClock(base: clock, gate: gate), slots: 8192)
+        let machine = StatechartActor(try watchChart(), context: 0, timers: timers)
+        try await machine.start()
+        try await machine.send(.wait)
+        // The driver read the clock at 0 s and waits at the gate to sleep until 5 s.
+        #expect(await eventually { gate.waiting == 1 })
+        await clock.advance(by: .seconds(5))
+        gate.open()
+        let settled = Flag()
+        Task { [timers] in
+            await timers.settle()
+            settled.set()
         }
+        // Bounded in real time, so that a regression fails here instead of hanging the run.
+        #expect(await eventually { settled.isSet }, "settle() did not return")
+        #expect(await machine.snapshot.activeStates == [.expired])
     }
 
     @Test func exitingTheStateCancelsItsTimeout() async throws {
@@ -138,5 +144,52 @@ struct TimerTests {
         await clock.advance(by: .milliseconds(10))
         await small.settle()
         #expect(await machine.snapshot.activeStates == [.expired])
+    }
+}
+
+/// A test clock whose sleeps first wait at a gate: the test decides when a sleep begins.
+struct GatedClock: Clock {
+    typealias Duration = Swift.Duration
+    typealias Instant = TestClock<Swift.Duration>.Instant
+
+    let base: TestClock<Swift.Duration>
+    let gate: SleepGate
+
+    var now: Instant { base.now }
+    var minimumResolution: Swift.Duration { base.minimumResolution }
+
+    func sleep(until deadline: Instant, tolerance: Swift.Duration?) async throws {
+        await gate.pass()
+        try await base.sleep(until: deadline, tolerance: tolerance)
+    }
+}
+
+/// Holds whoever passes until it is opened; open, it lets everyone through.
+final class SleepGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isOpen = false
+    private var held: [CheckedContinuation<Void, Never>] = []
+
+    /// How many are held now.
+    var waiting: Int { lock.withLock { held.count } }
+
+    func pass() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let through = lock.withLock {
+                if isOpen { return true }
+                held.append(continuation)
+                return false
+            }
+            if through { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let released = lock.withLock {
+            isOpen = true
+            defer { held.removeAll() }
+            return held
+        }
+        for continuation in released { continuation.resume() }
     }
 }
