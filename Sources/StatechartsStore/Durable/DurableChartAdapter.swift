@@ -13,6 +13,11 @@ where
 {
     /// A decoder of the fleet's events, effects and snapshots.
     var makeDecoder: @Sendable () -> JSONDecoder = { JSONDecoder() }
+    /// Whether an event or effect this process encoded may stand for its JSON when a worker of
+    /// the same process reads it back (``DecodedValueCache``): a typed chart's values, which
+    /// decode to what was encoded, may; a document's may not, since its decoder needs the chart
+    /// and its context is a data model that goes on changing after the effect was written.
+    var reusesEncodedValues = true
     /// Makes a snapshot's archive, as decoded, ready to restore.
     var restore: @Sendable (inout MachineArchive<State, Event, Context>) throws -> Void = { _ in }
     /// Readies a machine made new or restored, before it applies anything.

@@ -49,8 +49,11 @@ extension DurableMachines {
     func attempt(_ entry: OutboxEntry) async -> EffectOutcome {
         let effect: DurableEffect<State, Event, Context>
         do {
-            effect = try adapter.makeDecoder().decode(
-                DurableEffect<State, Event, Context>.self, from: Data(entry.payload.utf8))
+            // Its first attempt in the process whose step wrote it: the value that was encoded.
+            effect =
+                try stagedEffects.take(entry.key, payload: entry.payload)
+                ?? adapter.makeDecoder().decode(
+                    DurableEffect<State, Event, Context>.self, from: Data(entry.payload.utf8))
         } catch {
             return EffectOutcome(
                 key: entry.key, attempt: entry.attempts,

@@ -71,6 +71,7 @@ extension DurableMachines where State == String, Event == SCXMLEvent, Context ==
         let dataModels = SCXMLDocument.builtInDataModels + [chart.dataModel]
         var adapter = DurableChartAdapter<String, SCXMLEvent, SCXMLContext>()
         adapter.makeDecoder = { chart.archiveDecoder() }
+        adapter.reusesEncodedValues = false
         adapter.restore = { archive in try archive.context.thawModel(with: dataModels) }
         adapter.prepare = { machine in machine.microstepLimit = limits.microsteps }
         adapter.detach = { context in try? context.freezeModel() }

@@ -50,6 +50,8 @@ where
     /// A machine in the host that applies its steps: on the store's clock, its effects kept for
     /// the step's outbox entries.
     typealias Host = MachineHost<DurableEffects<State, Event, Context>, StoreClock>
+    /// An effect a step wrote to the outbox, as a value, with its key and its JSON.
+    typealias StagedEffect = OutboxStaging<State, Event, Context>.StagedEffect
 
     /// The chart every machine runs.
     public let chart: Statechart<State, Event, Context>
@@ -71,6 +73,10 @@ where
     let runningActivities = Locked([String: @Sendable () -> Void]())
     let onError: @Sendable (String, String) -> Void
     let cache = Locked([String: CachedMachine]())
+    /// The events this object journaled, by journal position, and the effects its steps
+    /// committed to the outbox, by key: a worker of this object reads them back without decoding.
+    let sentEvents = DecodedValueCache<Int64, Event>(limit: 65_536)
+    let stagedEffects = DecodedValueCache<EffectKey, DurableEffect<State, Event, Context>>(limit: 65_536)
     /// The machines found unreadable, reported once and not claimed again by this object.
     let unreadable = Locked(Set<String>())
     /// The text of each configuration met so far (at most 4,096): describing a configuration
@@ -192,9 +198,13 @@ where
         } catch {
             throw .encoding("\(error)")
         }
-        return try await commits.submit(
+        let admission = try await commits.submit(
             IncomingEvent(
                 machine: machine, eventID: id ?? UUID().uuidString, payload: payload, acknowledgedAt: clock()))
+        if adapter.reusesEncodedValues, case .journaled(let position) = admission {
+            sentEvents.keep(event, as: payload, for: position)
+        }
+        return admission
     }
 
     // MARK: - Working
@@ -303,6 +313,7 @@ where
     public func process() async throws(StoreError) -> Int {
         let now = clock()
         let staged = Locked([(String, CachedMachine)]())
+        let stagedValues = Locked([String: [StagedEffect]]())
         let failures = Locked([(String, String)]())
         let cache = cache
         let unreadable = unreadable
@@ -326,7 +337,7 @@ where
                 var updates: [MachineUpdate] = []
                 updates.reserveCapacity(claimed.count)
                 for machine in claimed {
-                    let applied: (MachineUpdate, CachedMachine, [String])?
+                    let applied: (MachineUpdate, CachedMachine, [String], [StagedEffect])?
                     do {
                         let cached = taken.withLock { $0.removeValue(forKey: machine.record.id) }
                         applied = try self.apply(machine, cached: cached, now: now, decoder: decoder)
@@ -340,9 +351,12 @@ where
                         continue
                     }
                     // Another worker did this machine's work between the scan and the lock.
-                    guard let (update, result, problems) = applied else { continue }
+                    guard let (update, result, problems, values) = applied else { continue }
                     updates.append(update)
                     staged.withLock { $0.append((machine.record.id, result)) }
+                    if !values.isEmpty, self.adapter.reusesEncodedValues {
+                        stagedValues.withLock { $0[machine.record.id] = values }
+                    }
                     if !problems.isEmpty { failures.withLock { $0 += problems.map { (machine.record.id, $0) } } }
                 }
                 return updates
@@ -353,11 +367,17 @@ where
             throw error
         }
         batchLimit.withLock { $0.committed() }
-        let results = staged.withLock { $0 }
+        // A store that applies outside its write transaction (SQLite) commits only the machines
+        // no other worker applied meanwhile: the others' results are not kept.
+        let committed = updates.count == staged.withLock({ $0.count }) ? nil : Set(updates.map(\.id))
+        let results = staged.withLock { staged in
+            committed.map { ids in staged.filter { ids.contains($0.0) } } ?? staged
+        }
         cache.withLock { cache in
             if cache.count + results.count > options.cachedMachines { cache.removeAll(keepingCapacity: true) }
             for (id, machine) in results { cache[id] = machine }
         }
+        stagedEffects.keep(stagedValues.withLock { values in updates.flatMap { values[$0.id] ?? [] } })
         for (id, message) in failures.withLock({ $0 }) { onError(id, message) }
         for update in updates {
             for invocation in update.cancelledActivities {
@@ -386,7 +406,7 @@ where
     /// as when another worker did it first. One `decoder` serves the whole transaction.
     func apply(
         _ claimed: ClaimedMachine, cached: CachedMachine?, now: Int64, decoder: JSONDecoder
-    ) throws(StoreError) -> (MachineUpdate, CachedMachine, [String])? {
+    ) throws(StoreError) -> (MachineUpdate, CachedMachine, [String], [StagedEffect])? {
         let row = claimed.record
         var machine: Machine
         if claimed.replay == nil, let cached, cached.sequence == row.appliedSequence {
@@ -422,7 +442,12 @@ where
         for pending in claimed.pending {
             sequence += 1
             applied.append(.init(position: pending.position, sequence: sequence, time: time))
-            let step = Self.step(pending.kind, payload: pending.payload, decoder)
+            let step: Step
+            if pending.kind == .event, let event = sentEvents.take(pending.position, payload: pending.payload) {
+                step = .event(event)
+            } else {
+                step = Self.step(pending.kind, payload: pending.payload, decoder)
+            }
             if step.isUnreadable {
                 problems.append("the event \(pending.eventID) cannot be decoded: \(pending.payload)")
             }
@@ -458,7 +483,7 @@ where
             configuration: describe(machine), status: machine.status.rawValue, timers: timers,
             compactThrough: compactThrough, outbox: outbox.entries, sends: outbox.sends,
             cancelledSends: outbox.cancelled, cancelledActivities: outbox.cancelledActivities)
-        return (update, CachedMachine(machine: machine, sequence: sequence), problems)
+        return (update, CachedMachine(machine: machine, sequence: sequence), problems, outbox.values)
     }
 
     /// The machine's configuration as text (its `description`), from the memo when it was met before.

@@ -28,6 +28,12 @@ where
     let activityName: (InvocationStart<State, Event, Context>) -> String?
     /// The outbox entries, in the order the steps asked for them.
     private(set) var entries: [OutboxEntry] = []
+    /// An effect as a value, with its key and its JSON.
+    typealias StagedEffect = (key: EffectKey, payload: String, value: DurableEffect<State, Event, Context>)
+
+    /// The effects of ``entries`` as values: the worker that delivers them in this process need
+    /// not decode them (``DecodedValueCache``).
+    private(set) var values: [StagedEffect] = []
     /// Events for machines of the fleet, journaled in the same transaction.
     private(set) var sends: [IncomingEvent] = []
     /// Identifiers of delayed sends cancelled, whose entries committed before are removed.
@@ -127,6 +133,7 @@ where
         delay: Duration = .zero
     ) {
         guard let payload = encode(effect, key) else { return }
+        values.append((key, payload, effect))
         entries.append(
             OutboxEntry(
                 key: key, kind: kind, sendID: sendID, payload: payload,

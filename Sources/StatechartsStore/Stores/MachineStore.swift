@@ -27,10 +27,15 @@ public protocol MachineStore: Sendable {
     func enqueue(_ events: [IncomingEvent]) async throws(StoreError) -> [Admission]
 
     /// Claims machines that have work (events pending in the journal, timers due at `request.now`),
-    /// hands them to `apply`, and writes what it returns, all in one transaction: while it runs,
-    /// no other worker writes these machines.
+    /// hands them to `apply`, and writes what it returns, so that no two workers both write the
+    /// work of one machine: either all in one transaction that no other worker writes these
+    /// machines in meanwhile (PostgreSQL, with its row locks), or with the claim and `apply`
+    /// outside the transaction that writes, which checks each machine's applied sequence first and
+    /// writes nothing of a machine another worker applied since the claim (SQLite, whose one
+    /// writer then only writes).
     ///
-    /// - Returns: What `apply` returned, or an empty array when there was nothing to claim.
+    /// - Returns: What `apply` returned and was written (all of it, or without the machines that
+    ///   another worker applied first), or an empty array when there was nothing to claim.
     func process(
         _ request: ClaimRequest, apply: @escaping @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
     ) async throws(StoreError) -> [MachineUpdate]

@@ -269,13 +269,21 @@ public struct SQLiteMachineStore: MachineStore {
         return admissions
     }
 
-    /// Claims machines with pending events (oldest first) or timers due, in the write transaction
-    /// that SQLite's write lock makes the only one, and commits what `apply` returns.
+    /// Claims machines with pending events (oldest first) or timers due in a read, applies them
+    /// outside any transaction, and commits what `apply` returns in a write transaction that first
+    /// checks each machine's row: a machine whose applied sequence moved since the read (another
+    /// worker applied it meanwhile) is left out, with all it would have written.
+    ///
+    /// SQLite has one writer at a time. Applying inside the write transaction kept that writer
+    /// busy with the machines' steps, their JSON and their outbox, while the senders' transactions
+    /// waited; now the writer only writes, and the steps run beside it, on another core.
+    ///
+    /// - Returns: The updates committed: those of the machines no other worker applied first.
     public func process(
         _ request: ClaimRequest, apply: @escaping @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
     ) async throws(StoreError) -> [MachineUpdate] {
         do {
-            return try await pool.write { db in
+            let claimed: [ClaimedMachine] = try await pool.read { db in
                 let (ids, pending) = try Self.claimable(db, request)
                 if ids.isEmpty { return [] }
                 var claimed: [ClaimedMachine] = []
@@ -286,10 +294,14 @@ public struct SQLiteMachineStore: MachineStore {
                         ? nil : try Self.entries(db, row.id, after: row.snapshotSequence)
                     claimed.append(ClaimedMachine(record: row, replay: replay, pending: pending[row.id] ?? []))
                 }
-                let updates = try apply(claimed)
-                try Self.write(db, updates)
-                return updates
+                return claimed
             }
+            if claimed.isEmpty { return [] }
+            let updates = try apply(claimed)
+            if updates.isEmpty { return [] }
+            let claimedSequences = Dictionary(
+                claimed.map { ($0.record.id, $0.record.appliedSequence) }, uniquingKeysWith: { first, _ in first })
+            return try await pool.write { db in try Self.write(db, updates, claimedAt: claimedSequences) }
         } catch {
             throw Self.failure("applying events", error)
         }
@@ -372,7 +384,14 @@ public struct SQLiteMachineStore: MachineStore {
         }
     }
 
-    static func write(_ db: Database, _ updates: [MachineUpdate]) throws {
+    /// Writes the updates of the machines whose applied sequence is still the one they were claimed
+    /// at (`claimedAt`), and returns those; the others, applied by another worker since, write
+    /// nothing: not their row, journal, timers or outbox, nor their sends to other machines.
+    static func write(
+        _ db: Database, _ updates: [MachineUpdate], claimedAt claimed: [String: Int64]
+    ) throws
+        -> [MachineUpdate]
+    {
         let applied = try db.cachedStatement(
             sql: "UPDATE statechart_journal SET sequence = ?, time = ? WHERE position = ?")
         let entry = try db.cachedStatement(
@@ -384,7 +403,7 @@ public struct SQLiteMachineStore: MachineStore {
             sql: """
                 UPDATE statechart_machines SET applied_sequence = ?, configuration = ?, status = ?,
                 snapshot = coalesce(?, snapshot), snapshot_sequence = CASE WHEN ? IS NULL THEN snapshot_sequence ELSE ? END
-                WHERE id = ?
+                WHERE id = ? AND applied_sequence = ?
                 """)
         let clearTimers = try db.cachedStatement(sql: "DELETE FROM statechart_timers WHERE machine_id = ?")
         let timer = try db.cachedStatement(
@@ -401,19 +420,25 @@ public struct SQLiteMachineStore: MachineStore {
         let cancelActivity = try db.cachedStatement(
             sql: "DELETE FROM statechart_outbox WHERE machine_id = ? AND send_id = ? AND kind = ?")
         let now = Int64(Date().timeIntervalSince1970 * 1e9)
-        let sends = updates.flatMap(\.sends)
-        if !sends.isEmpty { _ = try journal(db, sends) }
+        var written: [MachineUpdate] = []
+        written.reserveCapacity(updates.count)
         for update in updates {
+            guard let claimedSequence = claimed[update.id] else { continue }
+            try machine.execute(arguments: [
+                update.appliedSequence, update.configuration, update.status, update.snapshot, update.snapshot,
+                update.appliedSequence, update.id, claimedSequence,
+            ])
+            if db.changesCount > 0 { written.append(update) }
+        }
+        let sends = written.flatMap(\.sends)
+        if !sends.isEmpty { _ = try journal(db, sends) }
+        for update in written {
             for event in update.appliedEvents {
                 try applied.execute(arguments: [event.sequence, event.time, event.position])
             }
             for new in update.newEntries {
                 try entry.execute(arguments: [update.id, new.kind.rawValue, new.sequence, new.time, now])
             }
-            try machine.execute(arguments: [
-                update.appliedSequence, update.configuration, update.status, update.snapshot, update.snapshot,
-                update.appliedSequence, update.id,
-            ])
             if let timers = update.timers {
                 try clearTimers.execute(arguments: [update.id])
                 for row in timers {
@@ -436,6 +461,7 @@ public struct SQLiteMachineStore: MachineStore {
                 ])
             }
         }
+        return written
     }
 
     /// The machine's row, its journal after its snapshot (pending events left out) and its timers.

@@ -1,0 +1,128 @@
+#if Store
+import Foundation
+import GRDB
+import Statecharts
+import Testing
+
+@testable import StatechartsStore
+
+/// SQLite's workers claim machines in a read, step them outside any transaction, and write them
+/// only where no other worker applied them since the claim.
+@Suite("SQLite applies outside its write transaction")
+struct OptimisticApplyTests {
+    @Test("four workers on one SQLite file: every event applied once, in order, numbered without gaps")
+    func fourWorkers() async throws {
+        let store = try await StoreKind.sqlite.make()
+        let clock = TestClock()
+        let options = DurableOptions(snapshotInterval: 7, machinesPerBatch: 8, eventsPerMachine: 4)
+        let workers = try (0..<4).map { _ in try orders(store, clock, options: options) }
+        let running = workers.map { worker in Task { try await worker.run() } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for sender in 0..<8 {
+                group.addTask {
+                    for item in 0..<50 {
+                        try await workers[(sender + item) % 4].send(.add(sender * 1000 + item), to: "m\(item % 10)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        for _ in 0..<500 {
+            if try await store.backlog(now: clock.now).pendingEvents == 0 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        for task in running { task.cancel() }
+        for task in running { try await task.value }
+        #expect(try await store.backlog(now: clock.now).pendingEvents == 0)
+        for machine in 0..<10 {
+            // Read by a fresh worker, from the store alone.
+            let reader = try orders(store, clock, options: options)
+            let items = try #require(try await reader.machine("m\(machine)")).context.items
+            #expect(items.count == 40)
+            #expect(Set(items).count == 40)
+            for sender in 0..<8 {
+                let mine = items.filter { $0 / 1000 == sender }
+                #expect(mine == mine.sorted())
+            }
+            let record = try #require(try await store.record(of: "m\(machine)"))
+            #expect(record.row.appliedSequence == 41)
+            let sequences = try await store.journal(of: "m\(machine)").compactMap(\.sequence)
+            #expect(sequences == Array(try #require(sequences.first)...41))
+        }
+    }
+
+    @Test("a machine another worker applied between the claim and the write is left out, with all it would write")
+    func lostRace() async throws {
+        let store = try #require(try await StoreKind.sqlite.make() as? SQLiteMachineStore)
+        let clock = TestClock()
+        let fleet = try orders(store, clock)
+        try await fleet.send(.add(1), to: "raced")
+        try await fleet.send(.add(2), to: "calm")
+        let now = clock.now
+        let request = ClaimRequest(now: now, machineLimit: 8, eventLimit: 8, cachedSequence: { _ in nil })
+        let written = try await store.process(request) { claimed in
+            let updates = try claimed.compactMap { machine in
+                try fleet.apply(machine, cached: nil, now: now, decoder: JSONDecoder())?.0
+            }
+            // Meanwhile another worker applies `raced` and commits: its start and its event.
+            try store.pool.write { db in
+                try db.execute(
+                    sql: """
+                        UPDATE statechart_journal SET sequence = 2, time = 0 WHERE machine_id = 'raced';
+                        INSERT INTO statechart_journal (machine_id, kind, sequence, time, acknowledged_at)
+                        VALUES ('raced', 2, 1, 0, 0);
+                        UPDATE statechart_machines SET applied_sequence = 2, configuration = 'theirs' WHERE id = 'raced';
+                        """)
+            }
+            return updates
+        }
+        #expect(written.map(\.id) == ["calm"])
+        let raced = try #require(try await store.record(of: "raced"))
+        #expect(raced.row.appliedSequence == 2)
+        #expect(raced.row.configuration == "theirs")
+        #expect(try await store.journal(of: "raced").map(\.sequence) == [1, 2])
+        let calm = try #require(try await store.record(of: "calm"))
+        #expect(calm.row.appliedSequence == 2)
+        #expect(try await store.journal(of: "calm").map(\.sequence) == [1, 2])
+        #expect(try await store.backlog(now: now).pendingEvents == 0)
+    }
+}
+/// The values a fleet encoded, handed back to its own worker instead of being decoded.
+@Suite("Values kept beside their JSON")
+struct DecodedValueCacheTests {
+    @Test("a value comes back once, and only for the JSON it was kept with")
+    func onceAndOnlyForItsJSON() {
+        let cache = DecodedValueCache<Int64, OrderEvent>(limit: 4)
+        cache.keep(.add(1), as: #"{"add":{"_0":1}}"#, for: 7)
+        // Another process's event at the same position (SQLite gave it out again): decoded instead.
+        #expect(cache.take(7, payload: #"{"add":{"_0":2}}"#) == nil)
+        #expect(cache.take(7, payload: #"{"add":{"_0":1}}"#) == nil)
+        cache.keep(.add(1), as: #"{"add":{"_0":1}}"#, for: 7)
+        #expect(cache.take(7, payload: #"{"add":{"_0":1}}"#) == .add(1))
+        #expect(cache.take(7, payload: #"{"add":{"_0":1}}"#) == nil)
+    }
+
+    @Test("a full cache starts again empty rather than grow")
+    func bounded() {
+        let cache = DecodedValueCache<Int64, OrderEvent>(limit: 4)
+        for position in Int64(0)..<4 { cache.keep(.add(Int(position)), as: "\(position)", for: position) }
+        #expect(cache.count == 4)
+        cache.keep(.add(9), as: "9", for: 9)
+        #expect(cache.count == 1)
+        #expect(cache.take(0, payload: "0") == nil)
+        #expect(cache.take(9, payload: "9") == .add(9))
+    }
+
+    @Test("a fleet's worker applies the events its own sends journaled without decoding them")
+    func aFleetUsesWhatItEncoded() async throws {
+        let store = try await StoreKind.sqlite.make()
+        let clock = TestClock()
+        let fleet = try orders(store, clock)
+        try await fleet.send(.add(1), to: "m")
+        #expect(fleet.sentEvents.count == 1)
+        try await fleet.drain()
+        #expect(fleet.sentEvents.count == 0)
+        #expect(try #require(try await fleet.machine("m")).context.items == [1])
+    }
+}
+#endif
