@@ -173,7 +173,8 @@ public struct ClaimRequest: Sendable {
     }
 }
 
-/// A machine a worker holds for the length of one transaction.
+/// A machine a worker claimed for one batch of work: held for the transaction on PostgreSQL, checked
+/// again when the batch is written on SQLite.
 public struct ClaimedMachine: Sendable {
     /// Its row.
     public var record: MachineRow
