@@ -5,10 +5,11 @@ import Statecharts
 /// them again when it reads them back: the events its `send` journaled (by journal position), and
 /// the effects its steps wrote to the outbox (by key).
 ///
-/// A value is handed out only for the same JSON it was kept with, so what another process wrote
-/// under the same key (a position SQLite gave out again, say) is decoded as before. A value is
-/// handed out once; the cache holds at most `limit` values and starts again empty when full, so a
-/// value that another process reads back (and this one never does) does not stay.
+/// A value is handed out only for the same JSON it was kept with, so a key that came to name
+/// something else (a store emptied and journaled again under the same fleet) is decoded as
+/// before. A value is handed out once; the cache holds at most `limit` values and starts again
+/// empty when full, so a value that another process reads back (and this one never does) does
+/// not stay.
 final class DecodedValueCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let values = Locked([Key: (payload: String, value: Value)]())
     private let limit: Int
