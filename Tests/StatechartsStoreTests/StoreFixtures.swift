@@ -2,6 +2,7 @@
 import Foundation
 import Statecharts
 import StatechartsStore
+import Testing
 
 /// The stores the tests run on: SQLite in a new file each time, and PostgreSQL when
 /// STATECHARTS_POSTGRES_URL names a server (`Scripts/postgres.sh` starts one and prints it).
@@ -60,5 +61,44 @@ func orders(
         chart: orderChart(), store: store, options: options, clock: clock.read,
         onError: { id, message in errors?.withLock { $0.append("\(id): \(message)") } }
     ) { id in Order(id: id) }
+}
+/// Four workers on `store` (four processes' worth) and eight senders: every event is applied
+/// once, in order per sender, and numbered without gaps, read back by a fresh worker.
+func fourWorkersShareAFleet(_ store: any MachineStore) async throws {
+    let clock = TestClock()
+    let options = DurableOptions(snapshotInterval: 7, machinesPerBatch: 8, eventsPerMachine: 4)
+    let workers = try (0..<4).map { _ in try orders(store, clock, options: options) }
+    let running = workers.map { worker in Task { try await worker.run() } }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for sender in 0..<8 {
+            group.addTask {
+                for item in 0..<50 {
+                    try await workers[(sender + item) % 4].send(.add(sender * 1000 + item), to: "m\(item % 10)")
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+    for _ in 0..<500 {
+        if try await store.backlog(now: clock.now).pendingEvents == 0 { break }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    for task in running { task.cancel() }
+    for task in running { try await task.value }
+    #expect(try await store.backlog(now: clock.now).pendingEvents == 0)
+    let reader = try orders(store, clock, options: options)
+    for machine in 0..<10 {
+        let items = try #require(try await reader.machine("m\(machine)")).context.items
+        #expect(items.count == 40)
+        #expect(Set(items).count == 40)
+        for sender in 0..<8 {
+            let mine = items.filter { $0 / 1000 == sender }
+            #expect(mine == mine.sorted())
+        }
+        let record = try #require(try await store.record(of: "m\(machine)"))
+        #expect(record.row.appliedSequence == 41)
+        let sequences = try await store.journal(of: "m\(machine)").compactMap(\.sequence)
+        #expect(sequences == Array(try #require(sequences.first)...41))
+    }
 }
 #endif
