@@ -74,6 +74,17 @@ else
   statechart="$(swift build --enable-all-traits --show-bin-path)/statechart"
 fi
 
+# show_errors FILE: what the workers wrote to standard error: a crash's message and the first
+# frames of its backtrace (the crashed thread comes first), or else the last lines.
+show_errors() {
+  if grep -q -e '^\*\*\* ' -e 'Fatal error' "$1"; then
+    grep -m 3 -e 'Fatal error' -e '^\*\*\* ' "$1" >&2
+    grep -m 1 -A 40 -e '^Thread .* crashed' "$1" >&2 || true
+  else
+    tail -20 "$1" >&2
+  fi
+}
+
 # crash_test LABEL STORE WORKERS [WORKER_STORE]: workers killed and restarted KILLS times, then the
 # check. The workers use WORKER_STORE when given (the same database through the fault proxy); the
 # check always uses STORE.
@@ -113,7 +124,7 @@ crash_test() {
   done
   for ((k = 0; k < workers; k++)); do
     if ! timeout 300 tail --pid="${pids[$k]}" -f /dev/null; then echo "$label: worker $k did not finish" >&2; exit 1; fi
-    wait "${pids[$k]}" || { echo "$label: worker $k failed:" >&2; tail -5 "$work/$label-errors.txt" >&2; exit 1; }
+    wait "${pids[$k]}" || { echo "$label: worker $k failed:" >&2; show_errors "$work/$label-errors.txt"; exit 1; }
   done
   local -a options=()
   for ((k = 0; k < workers; k++)); do options+=(--acks "${acks[$k]}"); done
@@ -201,7 +212,9 @@ if [[ -n "$postgres" ]]; then
   # Faults in the database itself, with the same kills: the server restarted in the middle of the
   # run, then a proxy on loopback that cuts connections at random.
   cluster="$(pg_lsclusters --no-header 2>/dev/null | awk '$4 == "online" { print $1 " " $2; exit }')"
-  if [[ -n "$cluster" ]]; then
+  if [[ -n "$only" && ! postgres-restart =~ $only ]]; then
+    :
+  elif [[ -n "$cluster" ]]; then
     (sleep 4; pg_ctlcluster $cluster restart && echo "postgres-restart: the server restarted ($cluster)" >&2) &
     restarter=$!
     crash_test postgres-restart "$postgres" 4
@@ -209,14 +222,16 @@ if [[ -n "$postgres" ]]; then
   else
     echo "postgres-restart skipped: no local cluster that pg_ctlcluster can restart" >&2
   fi
-  python3 Scripts/fault-proxy.py --target "$(python3 -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(f"{p.hostname}:{p.port or 5432}")' "$postgres")" \
-    --mean-seconds 0.5 >"$work/proxy-port.txt" 2>"$work/proxy-cuts.txt" &
-  proxy=$!
-  for _ in $(seq 50); do [[ -s "$work/proxy-port.txt" ]] && break; sleep 0.1; done
-  proxied="$(python3 -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(p._replace(netloc=p.netloc.rsplit(":", 1)[0] + ":" + sys.argv[2]).geturl() if p.port else p._replace(netloc=p.netloc + ":" + sys.argv[2]).geturl())' "$postgres" "$(cat "$work/proxy-port.txt")")"
-  crash_test postgres-proxy "$postgres" 4 "$proxied"
-  kill "$proxy" 2>/dev/null || true
-  echo "postgres-proxy: the proxy cut $(grep -c 'cut connection' "$work/proxy-cuts.txt") connections" >&2
+  if [[ -z "$only" || postgres-proxy =~ $only ]]; then
+    python3 Scripts/fault-proxy.py --target "$(python3 -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(f"{p.hostname}:{p.port or 5432}")' "$postgres")" \
+      --mean-seconds 0.5 >"$work/proxy-port.txt" 2>"$work/proxy-cuts.txt" &
+    proxy=$!
+    for _ in $(seq 50); do [[ -s "$work/proxy-port.txt" ]] && break; sleep 0.1; done
+    proxied="$(python3 -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(p._replace(netloc=p.netloc.rsplit(":", 1)[0] + ":" + sys.argv[2]).geturl() if p.port else p._replace(netloc=p.netloc + ":" + sys.argv[2]).geturl())' "$postgres" "$(cat "$work/proxy-port.txt")")"
+    crash_test postgres-proxy "$postgres" 4 "$proxied"
+    kill "$proxy" 2>/dev/null || true
+    echo "postgres-proxy: the proxy cut $(grep -c 'cut connection' "$work/proxy-cuts.txt") connections" >&2
+  fi
 else
   echo "PostgreSQL skipped: set STATECHARTS_POSTGRES_URL (export STATECHARTS_POSTGRES_URL=\"\$(Scripts/postgres.sh)\")" >&2
 fi

@@ -26,7 +26,7 @@ extension PostgresMachineStore {
                 let sequences = due.map(\.key.sequence)
                 let indexes = due.map { Int64($0.key.index) }
                 let leases = due.map(\.dueAt)
-                try await connection.query(
+                try await connection.collect(
                     """
                     UPDATE statechart_outbox o SET attempts = o.attempts + 1, due_at = c.lease
                     FROM unnest(\(machines)::text[], \(sequences)::bigint[], \(indexes)::bigint[], \(leases)::bigint[])
@@ -51,7 +51,7 @@ extension PostgresMachineStore {
                     let machines = delivered.map(\.machine)
                     let sequences = delivered.map(\.sequence)
                     let indexes = delivered.map { Int64($0.index) }
-                    try await connection.query(
+                    try await connection.collect(
                         """
                         DELETE FROM statechart_outbox o
                         USING unnest(\(machines)::text[], \(sequences)::bigint[], \(indexes)::bigint[]) AS d(m, s, i)
@@ -74,7 +74,7 @@ extension PostgresMachineStore {
                     let times = failed.map(\.2)
                     let errors = failed.map(\.3)
                     let dead = failed.map(\.4)
-                    try await connection.query(
+                    try await connection.collect(
                         """
                         UPDATE statechart_outbox o SET dead = f.dead, last_error = f.error,
                             due_at = CASE WHEN f.dead THEN o.due_at ELSE f.time END
@@ -128,18 +128,14 @@ extension PostgresMachineStore {
         let logger = logger
         do {
             return try await connection { connection in
-                var found = false
-                for try await _ in try await connection.query(
+                let rows = try await connection.collect(
                     """
                     UPDATE statechart_outbox SET dead = false, attempts = 0, due_at = \(time)
                     WHERE machine_id = \(key.machine) AND sequence = \(key.sequence)
                         AND effect_index = \(Int64(key.index)) AND dead
                     RETURNING machine_id
-                    """, logger: logger
-                ).decode(String.self) {
-                    found = true
-                }
-                return found
+                    """, logger: logger)
+                return !rows.isEmpty
             }
         } catch {
             throw Self.failure("retrying the dead letter \(key)", error)
@@ -152,12 +148,13 @@ extension PostgresMachineStore {
         do {
             return try await connection { connection in
                 var lines: [MachineCensus] = []
-                for try await (configuration, status, count) in try await connection.query(
+                for row in try await connection.collect(
                     """
                     SELECT configuration, status, count(*) AS machines FROM statechart_machines
                     GROUP BY configuration, status ORDER BY machines DESC, configuration, status
                     """, logger: logger
-                ).decode((String, String, Int).self) {
+                ) {
+                    let (configuration, status, count) = try row.decode((String, String, Int).self)
                     lines.append(MachineCensus(configuration: configuration, status: status, count: count))
                 }
                 return lines
@@ -176,10 +173,9 @@ extension PostgresMachineStore {
         _ connection: PostgresConnection, _ query: PostgresQuery, _ logger: Logger
     ) async throws -> [OutboxEntry] {
         var entries: [OutboxEntry] = []
-        for try await (machine, sequence, index, kind, sendID, payload, due, attempts, error, dead)
-            in try await connection.query(query, logger: logger)
-            .decode((String, Int64, Int, String, String?, String, Int64, Int, String?, Bool).self)
-        {
+        for row in try await connection.collect(query, logger: logger) {
+            let (machine, sequence, index, kind, sendID, payload, due, attempts, error, dead) = try row.decode(
+                (String, Int64, Int, String, String?, String, Int64, Int, String?, Bool).self)
             entries.append(
                 OutboxEntry(
                     key: EffectKey(machine: machine, sequence: sequence, index: index), kind: kind, sendID: sendID,

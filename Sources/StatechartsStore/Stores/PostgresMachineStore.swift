@@ -223,18 +223,19 @@ public final class PostgresMachineStore: MachineStore {
         let schema = schema
         do {
             try await transaction { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(72017201)", logger: logger)
-                try await connection.query(
+                try await connection.collect("SELECT pg_advisory_xact_lock(72017201)", logger: logger)
+                try await connection.collect(
                     PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
-                try await connection.query(
+                try await connection.collect(
                     """
                     CREATE TABLE IF NOT EXISTS statechart_schema_migrations (
                         version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
                     """, logger: logger)
                 var current = 0
-                for try await version in try await connection.query(
+                for row in try await connection.collect(
                     "SELECT coalesce(max(version), 0) FROM statechart_schema_migrations", logger: logger
-                ).decode(Int.self) {
+                ) {
+                    let version = try row.decode(Int.self)
                     current = version
                 }
                 if current > Self.schemaVersion {
@@ -242,16 +243,16 @@ public final class PostgresMachineStore: MachineStore {
                 }
                 if current < 1 {
                     for statement in Self.version1 {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        try await connection.collect(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
-                    try await connection.query(
+                    try await connection.collect(
                         "INSERT INTO statechart_schema_migrations (version) VALUES (1)", logger: logger)
                 }
                 if current < 2 {
                     for statement in Self.version2 {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        try await connection.collect(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
-                    try await connection.query(
+                    try await connection.collect(
                         "INSERT INTO statechart_schema_migrations (version) VALUES (2)", logger: logger)
                 }
             }
@@ -353,7 +354,7 @@ public final class PostgresMachineStore: MachineStore {
         for event in events where epochs[event.machine] == nil { epochs[event.machine] = event.acknowledgedAt }
         let machines = epochs.keys.sorted()
         let machineEpochs = machines.map { epochs[$0] ?? 0 }
-        try await connection.query(
+        try await connection.collect(
             """
             INSERT INTO statechart_machines (id, epoch)
             SELECT id, epoch FROM unnest(\(machines)::text[], \(machineEpochs)::bigint[]) AS t(id, epoch)
@@ -369,7 +370,7 @@ public final class PostgresMachineStore: MachineStore {
         // The notification (``listen(_:)``) goes in the same statement, when something was
         // inserted: no round trip of its own.
         let change = StoreChange.events.rawValue
-        let rows = try await connection.query(
+        let rows = try await connection.collect(
             """
             WITH inserted AS (
                 INSERT INTO statechart_journal (machine_id, event_id, kind, payload, acknowledged_at)
@@ -383,7 +384,8 @@ public final class PostgresMachineStore: MachineStore {
             )
             SELECT i.machine_id, i.event_id, i.position FROM inserted i LEFT JOIN notified ON true
             """, logger: logger)
-        for try await (machine, eventID, position) in rows.decode((String, String, Int64).self) {
+        for row in rows {
+            let (machine, eventID, position) = try row.decode((String, String, Int64).self)
             inserted[machine + "\u{0}" + eventID] = position
         }
         return inserted
@@ -394,7 +396,7 @@ public final class PostgresMachineStore: MachineStore {
     /// however many times it is asked.
     static func notify(_ change: StoreChange, _ connection: PostgresConnection, _ logger: Logger) async throws {
         let payload = change.rawValue
-        try await connection.query(
+        try await connection.collect(
             "SELECT pg_notify('statecharts_' || current_schema(), \(payload))", logger: logger)
     }
 
@@ -454,13 +456,15 @@ public final class PostgresMachineStore: MachineStore {
                 rows.sort { $0.id < $1.id }
                 let ids = rows.map(\.id)
                 var pending: [String: [PendingEvent]] = [:]
-                for try await (position, machine, eventID, payload, kind) in try await connection.query(
+                for row in try await connection.collect(
                     """
                     SELECT position, machine_id, event_id, payload, kind FROM statechart_journal
                     WHERE machine_id = ANY(\(ids)::text[]) AND sequence IS NULL ORDER BY position
                     """, logger: logger
-                ).decode((Int64, String, String?, String?, Int).self)
-                where pending[machine, default: []].count < request.eventLimit {
+                ) {
+                    let (position, machine, eventID, payload, kind) = try row.decode(
+                        (Int64, String, String?, String?, Int).self)
+                    guard pending[machine, default: []].count < request.eventLimit else { continue }
                     pending[machine, default: []].append(
                         PendingEvent(
                             position: position, eventID: eventID ?? "", payload: payload ?? "",
@@ -472,14 +476,16 @@ public final class PostgresMachineStore: MachineStore {
                 if !stale.isEmpty {
                     let staleIDs = stale.map(\.id)
                     let after = stale.map(\.snapshotSequence)
-                    for try await (machine, sequence, kind, time, eventID, payload) in try await connection.query(
+                    for row in try await connection.collect(
                         """
                         SELECT j.machine_id, j.sequence, j.kind, j.time, j.event_id, j.payload
                         FROM statechart_journal j
                         JOIN unnest(\(staleIDs)::text[], \(after)::bigint[]) AS s(id, after) ON j.machine_id = s.id
                         WHERE j.sequence > s.after ORDER BY j.machine_id, j.sequence
                         """, logger: logger
-                    ).decode((String, Int64, Int, Int64, String?, String?).self) {
+                    ) {
+                        let (machine, sequence, kind, time, eventID, payload) = try row.decode(
+                            (String, Int64, Int, Int64, String?, String?).self)
                         replay[machine, default: []].append(
                             JournalEntry(
                                 sequence: sequence, kind: JournalEntry.Kind(rawValue: kind) ?? .advance, time: time,
@@ -529,21 +535,22 @@ public final class PostgresMachineStore: MachineStore {
     ) async throws -> [MachineRow] {
         var ids: [String] = []
         var seen = Set(excluding)
-        for try await id in try await connection.query(candidates, logger: logger).decode(String.self)
-        where seen.insert(id).inserted {
+        for row in try await connection.collect(candidates, logger: logger) {
+            let id = try row.decode(String.self)
+            guard seen.insert(id).inserted else { continue }
             ids.append(id)
         }
         if ids.isEmpty { return [] }
         var rows: [MachineRow] = []
-        for try await (id, epoch, applied, snapshotSequence, snapshot, configuration, status)
-            in try await connection.query(
-                """
-                SELECT id, epoch, applied_sequence, snapshot_sequence, snapshot, configuration, status
-                FROM statechart_machines WHERE id = ANY(\(ids)::text[])
-                ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED
-                """, logger: logger
-            ).decode((String, Int64, Int64, Int64, String?, String, String).self)
-        {
+        for row in try await connection.collect(
+            """
+            SELECT id, epoch, applied_sequence, snapshot_sequence, snapshot, configuration, status
+            FROM statechart_machines WHERE id = ANY(\(ids)::text[])
+            ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            """, logger: logger
+        ) {
+            let (id, epoch, applied, snapshotSequence, snapshot, configuration, status) = try row.decode(
+                (String, Int64, Int64, Int64, String?, String, String).self)
             rows.append(
                 MachineRow(
                     id: id, epoch: epoch, appliedSequence: applied, snapshotSequence: snapshotSequence,
@@ -559,7 +566,7 @@ public final class PostgresMachineStore: MachineStore {
             let positions = applied.map(\.position)
             let sequences = applied.map(\.sequence)
             let times = applied.map(\.time)
-            try await connection.query(
+            try await connection.collect(
                 """
                 UPDATE statechart_journal j SET sequence = u.sequence, time = u.time
                 FROM unnest(\(positions)::bigint[], \(sequences)::bigint[], \(times)::bigint[]) AS u(position, sequence, time)
@@ -573,7 +580,7 @@ public final class PostgresMachineStore: MachineStore {
             let sequences = entries.map { $0.1.sequence ?? 0 }
             let times = entries.map(\.1.time)
             let now = Int64(Date().timeIntervalSince1970 * 1e9)
-            try await connection.query(
+            try await connection.collect(
                 """
                 INSERT INTO statechart_journal (machine_id, kind, sequence, time, acknowledged_at)
                 SELECT m, k, s, t, \(now) FROM unnest(\(ids)::text[], \(kinds)::integer[], \(sequences)::bigint[], \(times)::bigint[])
@@ -585,7 +592,7 @@ public final class PostgresMachineStore: MachineStore {
         let configurations = updates.map(\.configuration)
         let statuses = updates.map(\.status)
         let snapshots = updates.map { $0.snapshot ?? "" }
-        try await connection.query(
+        try await connection.collect(
             """
             UPDATE statechart_machines m SET applied_sequence = u.applied, configuration = u.configuration,
                 status = u.status, snapshot = coalesce(nullif(u.snapshot, ''), m.snapshot),
@@ -597,7 +604,7 @@ public final class PostgresMachineStore: MachineStore {
         let retimed = updates.filter { $0.timers != nil }
         if !retimed.isEmpty {
             let retimedIDs = retimed.map(\.id)
-            try await connection.query(
+            try await connection.collect(
                 "DELETE FROM statechart_timers WHERE machine_id = ANY(\(retimedIDs)::text[])", logger: logger)
             let timers = retimed.flatMap { update in (update.timers ?? []).map { (update.id, $0) } }
             if !timers.isEmpty {
@@ -605,7 +612,7 @@ public final class PostgresMachineStore: MachineStore {
                 let serials = timers.map(\.1.serial)
                 let names = timers.map(\.1.name)
                 let due = timers.map(\.1.dueAt)
-                try await connection.query(
+                try await connection.collect(
                     """
                     INSERT INTO statechart_timers (machine_id, serial, name, due_at)
                     SELECT * FROM unnest(\(machines)::text[], \(serials)::bigint[], \(names)::text[], \(due)::bigint[])
@@ -619,7 +626,7 @@ public final class PostgresMachineStore: MachineStore {
         if !cancelled.isEmpty {
             let machines = cancelled.map(\.0)
             let sendIDs = cancelled.map(\.1)
-            try await connection.query(
+            try await connection.collect(
                 """
                 DELETE FROM statechart_outbox o USING unnest(\(machines)::text[], \(sendIDs)::text[]) AS c(id, send)
                 WHERE o.machine_id = c.id AND o.send_id = c.send AND o.kind <> \(activity) AND NOT o.dead
@@ -629,7 +636,7 @@ public final class PostgresMachineStore: MachineStore {
         if !stopped.isEmpty {
             let machines = stopped.map(\.0)
             let invocations = stopped.map(\.1)
-            try await connection.query(
+            try await connection.collect(
                 """
                 DELETE FROM statechart_outbox o USING unnest(\(machines)::text[], \(invocations)::text[]) AS c(id, send)
                 WHERE o.machine_id = c.id AND o.send_id = c.send AND o.kind = \(activity)
@@ -646,7 +653,7 @@ public final class PostgresMachineStore: MachineStore {
             let sendIDs = effects.map { $0.sendID ?? "" }
             let payloads = effects.map(\.payload)
             let due = effects.map(\.dueAt)
-            try await connection.query(
+            try await connection.collect(
                 """
                 INSERT INTO statechart_outbox (machine_id, sequence, effect_index, kind, send_id, payload, due_at)
                 SELECT m, s, i, k, nullif(d, ''), p, t FROM unnest(\(machines)::text[], \(sequences)::bigint[],
@@ -658,7 +665,7 @@ public final class PostgresMachineStore: MachineStore {
         if !compacted.isEmpty {
             let machines = compacted.map(\.0)
             let through = compacted.map(\.1)
-            try await connection.query(
+            try await connection.collect(
                 """
                 DELETE FROM statechart_journal j USING unnest(\(machines)::text[], \(through)::bigint[]) AS c(id, through)
                 WHERE j.machine_id = c.id AND j.sequence <= c.through
@@ -672,15 +679,14 @@ public final class PostgresMachineStore: MachineStore {
         do {
             return try await connection { connection -> MachineRecord? in
                 var found: MachineRow?
-                for try await (epoch, applied, snapshotSequence, snapshot, configuration, status)
-                    in try await connection
-                    .query(
-                        """
-                        SELECT epoch, applied_sequence, snapshot_sequence, snapshot, configuration, status
-                        FROM statechart_machines WHERE id = \(machine)
-                        """, logger: logger
-                    ).decode((Int64, Int64, Int64, String?, String, String).self)
-                {
+                for row in try await connection.collect(
+                    """
+                    SELECT epoch, applied_sequence, snapshot_sequence, snapshot, configuration, status
+                    FROM statechart_machines WHERE id = \(machine)
+                    """, logger: logger
+                ) {
+                    let (epoch, applied, snapshotSequence, snapshot, configuration, status) = try row.decode(
+                        (Int64, Int64, Int64, String?, String, String).self)
                     found = MachineRow(
                         id: machine, epoch: epoch, appliedSequence: applied, snapshotSequence: snapshotSequence,
                         snapshot: snapshot, configuration: configuration, status: status)
@@ -693,12 +699,13 @@ public final class PostgresMachineStore: MachineStore {
                     WHERE machine_id = \(machine) AND sequence > \(row.snapshotSequence) ORDER BY sequence
                     """, logger)
                 var timers: [TimerRow] = []
-                for try await (serial, name, due) in try await connection.query(
+                for row in try await connection.collect(
                     """
                     SELECT serial, name, due_at FROM statechart_timers WHERE machine_id = \(machine)
                     ORDER BY due_at, serial
                     """, logger: logger
-                ).decode((Int64, String, Int64).self) {
+                ) {
+                    let (serial, name, due) = try row.decode((Int64, String, Int64).self)
                     timers.append(TimerRow(serial: serial, name: name, dueAt: due))
                 }
                 return MachineRecord(row: row, journal: journal, timers: timers)
@@ -714,9 +721,8 @@ public final class PostgresMachineStore: MachineStore {
         -> [JournalEntry]
     {
         var entries: [JournalEntry] = []
-        for try await (sequence, kind, time, eventID, payload) in try await connection.query(query, logger: logger)
-            .decode((Int64?, Int, Int64?, String?, String?).self)
-        {
+        for row in try await connection.collect(query, logger: logger) {
+            let (sequence, kind, time, eventID, payload) = try row.decode((Int64?, Int, Int64?, String?, String?).self)
             entries.append(
                 JournalEntry(
                     sequence: sequence, kind: JournalEntry.Kind(rawValue: kind) ?? .advance, time: time ?? 0,
@@ -748,14 +754,15 @@ public final class PostgresMachineStore: MachineStore {
         do {
             return try await connection { connection in
                 var backlog = Backlog(pendingEvents: 0, dueTimers: 0)
-                for try await (pending, due, effects, dead) in try await connection.query(
+                for row in try await connection.collect(
                     """
                     SELECT (SELECT count(*) FROM statechart_journal WHERE sequence IS NULL),
                            (SELECT count(*) FROM statechart_timers WHERE due_at <= \(now)),
                            (SELECT count(*) FROM statechart_outbox WHERE NOT dead AND due_at <= \(now)),
                            (SELECT count(*) FROM statechart_outbox WHERE dead)
                     """, logger: logger
-                ).decode((Int, Int, Int, Int).self) {
+                ) {
+                    let (pending, due, effects, dead) = try row.decode((Int, Int, Int, Int).self)
                     backlog = Backlog(pendingEvents: pending, dueTimers: due, dueEffects: effects, deadLetters: dead)
                 }
                 return backlog
@@ -771,9 +778,10 @@ public final class PostgresMachineStore: MachineStore {
         do {
             return try await connection { connection in
                 var ids: [String] = []
-                for try await id in try await connection.query(
+                for row in try await connection.collect(
                     "SELECT id FROM statechart_machines ORDER BY id", logger: logger
-                ).decode(String.self) {
+                ) {
+                    let id = try row.decode(String.self)
                     ids.append(id)
                 }
                 return ids
