@@ -74,6 +74,9 @@ else
   statechart="$(swift build --enable-all-traits --show-bin-path)/statechart"
 fi
 
+# selected LABEL: whether --only (when given) takes the run LABEL.
+selected() { [[ -z "$only" || "$1" =~ $only ]]; }
+
 # show_errors FILE: what the workers wrote to standard error: a crash's message and the first
 # frames of its backtrace (the crashed thread comes first), or else the last lines.
 show_errors() {
@@ -90,7 +93,7 @@ show_errors() {
 # check always uses STORE.
 crash_test() {
   local label="$1" store="$2" workers="$3" worker_store="${4:-$2}"
-  if [[ -n "$only" && ! "$label" =~ $only ]]; then return 0; fi
+  if ! selected "$label"; then return 0; fi
   local chart="${CHART:-typed}" machines="${MACHINES:-$machines}"
   "$tool" reset --store "$store"
   local -a pids acks
@@ -212,17 +215,17 @@ if [[ -n "$postgres" ]]; then
   # Faults in the database itself, with the same kills: the server restarted in the middle of the
   # run, then a proxy on loopback that cuts connections at random.
   cluster="$(pg_lsclusters --no-header 2>/dev/null | awk '$4 == "online" { print $1 " " $2; exit }')"
-  if [[ -n "$only" && ! postgres-restart =~ $only ]]; then
-    :
-  elif [[ -n "$cluster" ]]; then
-    (sleep 4; pg_ctlcluster $cluster restart && echo "postgres-restart: the server restarted ($cluster)" >&2) &
-    restarter=$!
-    crash_test postgres-restart "$postgres" 4
-    wait "$restarter" || { echo "postgres-restart: restarting the server failed" >&2; exit 1; }
-  else
-    echo "postgres-restart skipped: no local cluster that pg_ctlcluster can restart" >&2
+  if selected postgres-restart; then
+    if [[ -n "$cluster" ]]; then
+      (sleep 4; pg_ctlcluster $cluster restart && echo "postgres-restart: the server restarted ($cluster)" >&2) &
+      restarter=$!
+      crash_test postgres-restart "$postgres" 4
+      wait "$restarter" || { echo "postgres-restart: restarting the server failed" >&2; exit 1; }
+    else
+      echo "postgres-restart skipped: no local cluster that pg_ctlcluster can restart" >&2
+    fi
   fi
-  if [[ -z "$only" || postgres-proxy =~ $only ]]; then
+  if selected postgres-proxy; then
     python3 Scripts/fault-proxy.py --target "$(python3 -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(f"{p.hostname}:{p.port or 5432}")' "$postgres")" \
       --mean-seconds 0.5 >"$work/proxy-port.txt" 2>"$work/proxy-cuts.txt" &
     proxy=$!

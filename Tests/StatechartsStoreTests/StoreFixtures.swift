@@ -62,6 +62,7 @@ func orders(
         onError: { id, message in errors?.withLock { $0.append("\(id): \(message)") } }
     ) { id in Order(id: id) }
 }
+
 /// Four workers on `store` (four processes' worth) and eight senders: every event is applied
 /// once, in order per sender, and numbered without gaps, read back by a fresh worker.
 func fourWorkersShareAFleet(_ store: any MachineStore) async throws {
