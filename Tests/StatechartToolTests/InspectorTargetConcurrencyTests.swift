@@ -7,8 +7,8 @@ import Testing
 
 /// The inspector's document session under concurrent requests: a snapshot asked for while a
 /// clock advance runs the document's scripts must wait its turn, not archive the same JavaScript
-/// context from a second thread (the thread sanitizer, in CI, reports such a race; without it, it
-/// aborted in JavaScriptCore now and then).
+/// context from a second thread (the thread sanitizer, Scripts/tsan.sh, reports such a race;
+/// without it, it aborted in JavaScriptCore now and then).
 @Suite struct InspectorTargetConcurrencyTests {
     static let document = """
         <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="run">

@@ -159,10 +159,8 @@ struct IsolationTests {
         }
         let machine = StatechartActor(chart, context: Tally())
         try await machine.start()
-        // 6,000 sends: enough for each sender's order to be checked, and few enough for the thread
-        // sanitizer's run on a busy machine (20,000 took over 60 s there).
         let senders = 2000
-        let eventsPerSender = 3
+        let eventsPerSender = 10
         await withTaskGroup(of: Void.self) { group in
             for sender in 0..<senders {
                 group.addTask {
