@@ -87,15 +87,29 @@ final class ChartTables: @unchecked Sendable {
     /// configuration is one chain whose atomic state is its highest member), and no data model to
     /// tell of each event.
     @usableFromInline let allowsQuickSteps: Bool
+    /// Whether ``StateMachine/send(_:)`` may take the parallel quick step: as for
+    /// ``allowsQuickSteps``, but for a chart with parallel states, whose configuration has several
+    /// atomic states (see ``StateMachine/takeParallelQuickStep(_:)``).
+    @usableFromInline let allowsParallelQuickSteps: Bool
     /// For the quick step, the first candidate of each state and event kind, at
     /// `state << quickKindShift | kind`, or -1 when there is none; the others follow it in
     /// ``dispatchList``. On the path from one configuration to the next, it is one load where the
     /// dispatch table needs two (the offset, then the list), and a shift where it multiplies. Empty
-    /// unless ``allowsQuickSteps``.
+    /// unless ``allowsQuickSteps`` or ``allowsParallelQuickSteps``.
     @usableFromInline let quickFirstCandidates: UnsafeMutablePointer<Int32>
     /// The shift that makes room for every event kind in ``quickFirstCandidates``: the kind count
     /// rounded up to a power of two, as an exponent.
     @usableFromInline let quickKindShift: Int
+    /// For the parallel quick step, what each transition needs besides its masks:
+    /// ``parallelQuickActionFlag`` when it has an action, ``parallelQuickGeneralFlag`` when it
+    /// has targets but no quick entry mask (its exit or entry has work to do, or its domain
+    /// depends on history), so that the step takes the general microstep. Empty unless
+    /// ``allowsParallelQuickSteps``.
+    @usableFromInline let parallelQuickFlags: UnsafeMutablePointer<UInt8>
+    /// The flag of ``parallelQuickFlags`` for a transition with an action.
+    @usableFromInline static let parallelQuickActionFlag: UInt8 = 1
+    /// The flag of ``parallelQuickFlags`` for a transition the general microstep takes.
+    @usableFromInline static let parallelQuickGeneralFlag: UInt8 = 2
     /// For a chart whose start does nothing but enter its initial configuration (at most 64 states,
     /// no start actions, no data model to tell, no action on the initial transition, no state
     /// entered with work to do on entry or timeouts, and no eventless transition to search in the
@@ -211,11 +225,12 @@ final class ChartTables: @unchecked Sendable {
         exitMasks = copy(exits)
         timeoutStateMask = timeoutStates
         quickExitWorkMask = quickExitWork
-        allowsQuickSteps =
-            layout.stateCount < 64 && isDense && layout.maximumActiveAtomicStates == 1 && !announcesEvents
+        let quickSteps = layout.stateCount < 64 && isDense && !announcesEvents
+        allowsQuickSteps = quickSteps && layout.maximumActiveAtomicStates == 1
+        allowsParallelQuickSteps = quickSteps && layout.maximumActiveAtomicStates > 1
         let kindShift = layout.kindCount <= 1 ? 0 : Int.bitWidth - (layout.kindCount - 1).leadingZeroBitCount
         var firstCandidates: [Int32] = []
-        if allowsQuickSteps {
+        if quickSteps {
             firstCandidates = [Int32](repeating: -1, count: layout.stateCount << kindShift)
             for state in 0..<layout.stateCount {
                 for kind in 0..<layout.kindCount {
@@ -229,6 +244,15 @@ final class ChartTables: @unchecked Sendable {
         }
         quickFirstCandidates = copy(firstCandidates)
         quickKindShift = kindShift
+        var parallelFlags: [UInt8] = []
+        if allowsParallelQuickSteps {
+            parallelFlags = (0..<layout.transitionCount).map { transition in
+                (layout.actions[transition] >= 0 ? Self.parallelQuickActionFlag : 0)
+                    | (quickEntry[transition] == 0 && layout.staticDomains[transition] != ChartLayout.noDomain
+                        ? Self.parallelQuickGeneralFlag : 0)
+            }
+        }
+        parallelQuickFlags = copy(parallelFlags)
         eventlessAtomicMask = isSmall ? layout.atomicMask.word(0) & layout.eventlessChainMask.word(0) : ~0
         var quickStart: UInt64 = 0
         if isSmall && !announcesEvents && !hasStartActions, let initial = layout.initialTransitions.first,

@@ -95,6 +95,16 @@ extension StateMachine {
             }
             return try finishSend(event, handled: handled)
         }
+        // Kept apart from the chain's quick step above, whose code it would otherwise change.
+        if tables.allowsParallelQuickSteps && packed.isRunning && extras?.annex == nil {
+            let handled = takeParallelQuickStep(event)
+            if hasNothingPending && packed.isRunning && active.first & tables.eventlessAtomicMask == 0
+                && (handled || unhandledEvents == .ignore)
+            {
+                return handled
+            }
+            return try finishSend(event, handled: handled)
+        }
         return try sendWithoutObserver(event)
     }
 

@@ -1,3 +1,35 @@
+/// What a parallel quick step selected so far (``StateMachine/takeParallelQuickStep(_:)``): how
+/// many transitions, the subtrees of their domains (the states they exit when active) and where
+/// two of them meet, the states they enter, and what else they need
+/// (``ChartTables/parallelQuickFlags``). The masks of a transition that is not quick are 0, so
+/// adding one takes no branch.
+@usableFromInline
+struct ParallelSelection {
+    @usableFromInline var count = 0
+    @usableFromInline var domains: UInt64 = 0
+    @usableFromInline var overlaps: UInt64 = 0
+    @usableFromInline var entering: UInt64 = 0
+    @usableFromInline var flags: UInt8 = 0
+
+    @inlinable
+    init() {}
+
+    /// Adds `transition` at the end of `buffer`, with the masks and flags of `tables`.
+    @inlinable
+    @inline(__always)
+    mutating func add(
+        _ transition: Int32, to buffer: UnsafeMutableBufferPointer<EnabledTransition>, tables: ChartTables
+    ) {
+        buffer[count] = EnabledTransition(transition: transition, domain: ChartLayout.noDomain)
+        count &+= 1
+        let subtree = tables.exitMasks[Int(transition)]
+        overlaps |= domains & subtree
+        domains |= subtree
+        entering |= tables.quickEntryMasks[Int(transition)]
+        flags |= tables.parallelQuickFlags[Int(transition)]
+    }
+}
+
 extension StateMachine {
     // MARK: - The quick step
 
@@ -68,6 +100,178 @@ extension StateMachine {
             state = Int(tables.parents[state])
         }
         return false
+    }
+
+    // MARK: - The parallel quick step
+
+    /// The quick step for a chart with parallel states (``ChartTables/allowsParallelQuickSteps``),
+    /// whose configuration has several atomic states: SCXML's `selectTransitions`,
+    /// `removeConflictingTransitions` and `microstep` for a machine with nothing queued and no
+    /// observer, as table reads and mask operations.
+    ///
+    /// Each active atomic state, in document order, selects the first candidate of its own or of
+    /// its nearest ancestor whose guard holds, as ``takeQuickStep(_:)`` does for the one atomic
+    /// state of a chain; an ancestor's transition that an earlier atomic state selected is
+    /// selected once, and its guard is not evaluated again. Two transitions conflict when the
+    /// subtrees of their domains meet (one mask operation per transition), and only then are
+    /// conflicts resolved by SCXML's rules. When no state exited or entered has work to do but to
+    /// leave or join the configuration and cancel or arm its timeouts, the configuration changes
+    /// by two masks: the timeouts of the states exited are cancelled, the transitions' actions
+    /// run in selection order, and the timeouts of the states entered are armed in document
+    /// order. Otherwise the selection goes, as it is, to the general
+    /// ``takeMicrostep(_:signal:observer:)``, so that no guard is evaluated twice.
+    ///
+    /// - Returns: Whether a transition was taken.
+    @inlinable
+    @inline(never)
+    mutating func takeParallelQuickStep(_ event: Event) -> Bool {
+        let kind = kindIndex(of: event)
+        guard kind >= 0 else { return reactWithoutObserver(to: .event(event, kind: kind)) }
+        if chart.tables.maximumActiveAtomicStates <= 8 {
+            // Room of a size known when compiled: space on the stack, without asking whether a
+            // temporary allocation of the chart's size fits there.
+            return withUnsafeTemporaryAllocation(of: EnabledTransition.self, capacity: 8) {
+                takeParallelQuickStep(event, kind: kind, selection: $0)
+            }
+        }
+        return withUnsafeTemporaryAllocation(
+            of: EnabledTransition.self, capacity: chart.tables.maximumActiveAtomicStates
+        ) {
+            takeParallelQuickStep(event, kind: kind, selection: $0)
+        }
+    }
+
+    /// The parallel quick step of `event`, whose kind is `kind`, with room for the selection in
+    /// `selection` (as many as the chart's active atomic states at most).
+    @inlinable
+    @inline(__always)
+    mutating func takeParallelQuickStep(
+        _ event: Event, kind: Int32, selection buffer: UnsafeMutableBufferPointer<EnabledTransition>
+    ) -> Bool {
+        unowned(unsafe) let tables = chart.tables
+        var selection = ParallelSelection()
+        var atomics = active.first & tables.atomicMask[0]
+        while atomics != 0 {
+            let atomic = atomics.trailingZeroBitCount
+            atomics &= atomics &- 1
+            // Most often each atomic state's first candidate, without a guard, is taken: that
+            // loop calls nothing, and keeps the selection in registers. Otherwise the selection
+            // starts again, in full, out of line (nothing was evaluated yet).
+            let transition = tables.quickFirstCandidates[atomic &<< tables.quickKindShift | Int(kind)]
+            if transition < 0 || tables.guards[Int(transition)] >= 0 {
+                selection = selectParallelTransitions(event, kind: kind, into: buffer)
+                break
+            }
+            selection.add(transition, to: buffer, tables: tables)
+        }
+        let count = selection.count
+        if count == 0 { return false }
+        let exiting = active.first & selection.domains
+        if selection.overlaps != 0 || selection.flags & ChartTables.parallelQuickGeneralFlag != 0
+            || exiting & tables.quickExitWorkMask != 0
+        {
+            // Conflicts to resolve, or work on exit or entry: the general microstep, with the
+            // selection as it is.
+            let selected =
+                count > 1 ? removeConflictingTransitions(buffer, count: count) : resolveDomains(buffer, count: count)
+            takeSelectedTransitions(
+                UnsafeMutableBufferPointer(rebasing: buffer[0..<selected]), event: event, kind: kind)
+            return true
+        }
+        let entering = selection.entering
+        let touchesTimeouts = entering & ChartTables.touchesTimeoutsBit != 0
+        if touchesTimeouts {
+            var cancelling = exiting & tables.timeoutStateMask
+            while cancelling != 0 {
+                cancelTimeouts(of: cancelling.trailingZeroBitCount)
+                cancelling &= cancelling &- 1
+            }
+        }
+        active.first &= ~exiting
+        if selection.flags & ChartTables.parallelQuickActionFlag != 0 {
+            var index = 0
+            while index < count {
+                let transition = buffer[index].transition
+                index &+= 1
+                let action = Int(tables.actions[Int(transition)])
+                if action >= 0 { runQuickTransitionAction(action, of: transition, event: event, kind: kind) }
+            }
+        }
+        active.first |= entering & ~ChartTables.touchesTimeoutsBit
+        if touchesTimeouts {
+            var arming = entering & tables.timeoutStateMask
+            while arming != 0 {
+                armTimeouts(of: arming.trailingZeroBitCount)
+                arming &= arming &- 1
+            }
+        }
+        assert(invariantsHold())
+        return true
+    }
+
+    /// The parallel quick step's selection in full, out of line: for each active atomic state in
+    /// document order, ``selectParallelCandidate(of:event:kind:selected:)``.
+    @inlinable
+    @inline(never)
+    mutating func selectParallelTransitions(
+        _ event: Event, kind: Int32, into buffer: UnsafeMutableBufferPointer<EnabledTransition>
+    ) -> ParallelSelection {
+        unowned(unsafe) let tables = chart.tables
+        var selection = ParallelSelection()
+        var atomics = active.first & tables.atomicMask[0]
+        while atomics != 0 {
+            let atomic = atomics.trailingZeroBitCount
+            atomics &= atomics &- 1
+            let transition = selectParallelCandidate(
+                of: atomic, event: event, kind: kind,
+                selected: UnsafeMutableBufferPointer(rebasing: buffer[0..<selection.count]))
+            if transition >= 0 { selection.add(transition, to: buffer, tables: tables) }
+        }
+        return selection
+    }
+
+    /// The parallel quick step's search for the atomic state `atomic`: of its
+    /// candidates, then its ancestors', the first whose guard holds; -1 when there is none, or
+    /// when it is an ancestor's transition that an earlier atomic state selected (it is in
+    /// `selected`), which is selected once, and whose guard is not evaluated again.
+    @inlinable
+    @inline(never)
+    mutating func selectParallelCandidate(
+        of atomic: Int, event: Event, kind: Int32, selected: UnsafeMutableBufferPointer<EnabledTransition>
+    ) -> Int32 {
+        unowned(unsafe) let tables = chart.tables
+        var state = atomic
+        while state >= 0 {
+            var transition = tables.quickFirstCandidates[state &<< tables.quickKindShift | Int(kind)]
+            var position = -1
+            while transition >= 0 {
+                if state != atomic && selected.contains(where: { $0.transition == transition }) { return -1 }
+                let condition = Int(tables.guards[Int(transition)])
+                if condition >= 0 && !evaluateQuickGuard(condition, of: transition, event: event, kind: kind) {
+                    let slot = state &* tables.kindCount &+ Int(kind)
+                    if position < 0 { position = Int(tables.dispatchOffsets[slot]) }
+                    position &+= 1
+                    transition = position < Int(tables.dispatchOffsets[slot &+ 1]) ? tables.dispatchList[position] : -1
+                    continue
+                }
+                return transition
+            }
+            state = Int(tables.parents[state])
+        }
+        return -1
+    }
+
+    /// The general microstep for the transitions a parallel quick step selected (conflicts
+    /// resolved, domains known), out of line.
+    @inlinable
+    @inline(never)
+    mutating func takeSelectedTransitions(
+        _ enabled: UnsafeMutableBufferPointer<EnabledTransition>, event: Event, kind: Int32
+    ) {
+        var observer = NoObserver<State, Event>()
+        withUnsafePointer(to: Signal.event(event, kind: kind)) { signal in
+            takeMicrostep(enabled, signal: signal, observer: &observer)
+        }
     }
 
     /// Evaluates the guard of a candidate of a quick step. Out of line, as the action is: inlined,

@@ -4,8 +4,8 @@ import Testing
 @testable import Statecharts
 
 /// `send(_:)` takes a quick step (table reads and masks, inlined where the event is sent) when the
-/// chart has no parallel state and the machine has nothing queued; `send(_:observer:)` always takes
-/// the general path. Both must do the same thing on every step, whatever the chart holds: guards
+/// chart has no parallel state and the machine has nothing queued, and the parallel quick step (out
+/// of line) when it has; `send(_:observer:)` always takes the general path. Both must do the same thing on every step, whatever the chart holds: guards
 /// that hold, fail or throw, targetless transitions, actions that raise or send events, timeouts
 /// armed and cancelled, eventless transitions, entry and exit actions, history, final states,
 /// events the chart does not know, and both policies for unhandled events.
@@ -64,6 +64,87 @@ import Testing
         "next", "stay", "inner", "leave", "unknown", "error.execution",
     ]
 
+    /// A chart with parallel states and a bit of everything the parallel quick step handles or
+    /// hands to the general path: regions that react to the same event at once, a transition of
+    /// the parallel state itself that every region's search reaches, transitions that conflict
+    /// (one leaves the parallel state while another region moves within it, one of a child
+    /// against one of its region), guards that hold, fail or throw, targetless transitions,
+    /// timeouts in regions, actions that raise events, entry and exit actions, history, a nested
+    /// parallel state and final states whose regions complete.
+    static func parallelChart() throws -> TestChart {
+        try TestChart(initial: "idle") {
+            StateNode("idle") {
+                On("go", to: "both")
+                On("deep", to: "inner")
+                On("resume", to: "hp")
+                On("count") { $0.context.counter += 1 }
+            }
+            Parallel("both") {
+                History("hp", .deep)
+                On("count") { $0.context.counter += 100 }
+                On("out", to: "idle")
+                On("reset", to: "both")
+                StateNode("left", initial: "l1") {
+                    StateNode("l1") {
+                        On("flip", to: "l2")
+                        On("tick", to: "l2", guard: { $0.context.counter % 2 == 0 })
+                        On("tick") { $0.context.append("left ticks") }
+                        On("boom", to: "l2", guard: { _ in throw Refused() })
+                    }
+                    StateNode("l2") {
+                        After(.seconds(1), to: "l1")
+                        On("flip", to: "l1")
+                        On("leave", to: "idle")
+                        On("raise") { $0.raise("flip") }
+                    }
+                }
+                StateNode("right", initial: "r1") {
+                    On("up", to: "r1")
+                    StateNode("r1") {
+                        On("flip", to: "r2")
+                        On("tick", to: "r2", guard: { $0.context.counter % 3 == 0 })
+                        On("leave", to: "r2")
+                        On("count") { $0.context.counter += 10 }
+                    }
+                    StateNode("r2") {
+                        logged("r2")
+                        On("flip", to: "r1")
+                        On("up", to: "r2", type: .internal)
+                        On("done", to: "rdone")
+                    }
+                    Final("rdone")
+                }
+                StateNode("third", initial: "inner") {
+                    Parallel("inner") {
+                        StateNode("a", initial: "a1") {
+                            StateNode("a1") {
+                                After(.milliseconds(500), to: "a2")
+                                On("flip", to: "a2")
+                            }
+                            StateNode("a2") { On("flip", to: "a1") }
+                        }
+                        StateNode("b", initial: "b1") {
+                            StateNode("b1") { On("flip", to: "b2") }
+                            StateNode("b2") {
+                                On("flip", to: "b1")
+                                On("done", to: "bdone")
+                            }
+                            Final("bdone")
+                        }
+                    }
+                    On(named: "done.state.inner") { $0.context.append("inner done") }
+                }
+                On(named: "done.state.right") { $0.context.append("right done") }
+                On(named: "error.execution") { $0.context.append("error") }
+            }
+        }
+    }
+
+    static let parallelEvents: [NamedEvent] = [
+        "go", "deep", "resume", "count", "out", "reset", "flip", "flip", "flip", "tick", "boom", "leave", "raise",
+        "up", "done", "unknown", "error.execution",
+    ]
+
     /// What a step left behind, for comparing the two paths.
     static func record(_ machine: TestMachine, handled: String) -> String {
         "\(handled) \(machine.status) \(machine.configuration) \(machine.context.entries) \(machine.context.counter) "
@@ -91,6 +172,26 @@ import Testing
         arguments: [UnhandledEventPolicy.ignore, .reject])
     func quickAndGeneralAgree(policy: UnhandledEventPolicy) throws {
         let chart = try Self.chart()
+        #expect(chart.storage.tables.allowsQuickSteps)
+        try Self.compareRandomRuns(of: chart, events: Self.events, policy: policy, finishes: true)
+    }
+
+    @Test(
+        "the parallel quick step and the general path agree on every step of random runs",
+        arguments: [UnhandledEventPolicy.ignore, .reject])
+    func parallelQuickAndGeneralAgree(policy: UnhandledEventPolicy) throws {
+        let chart = try Self.parallelChart()
+        #expect(chart.storage.tables.allowsParallelQuickSteps)
+        #expect(!chart.storage.tables.allowsQuickSteps)
+        try Self.compareRandomRuns(of: chart, events: Self.parallelEvents, policy: policy, finishes: false)
+    }
+
+    /// Runs 40 machines of `chart` through the quick path and 40 through the general one, side by
+    /// side, on the same random events and delays, and expects the same record after each step;
+    /// some machines finish when the chart `finishes` (it has a final state at the top).
+    static func compareRandomRuns(
+        of chart: TestChart, events: [NamedEvent], policy: UnhandledEventPolicy, finishes: Bool
+    ) throws {
         var generator = SplitMix64(seed: policy == .ignore ? 7 : 11)
         var steps = 0
         var stepsWithTimers = 0
@@ -110,7 +211,7 @@ import Testing
                     if quick.configuration != before { timeoutsFired += 1 }
                 }
                 if quick.pendingTimerCount > 0 { stepsWithTimers += 1 }
-                let event = Self.events[Int(generator.next() % UInt64(Self.events.count))]
+                let event = events[Int(generator.next() % UInt64(events.count))]
                 let viaQuick = Self.step(&quick, event, quick: true)
                 let viaGeneral = Self.step(&general, event, quick: false)
                 #expect(viaQuick == viaGeneral, "after \(event)")
@@ -123,15 +224,17 @@ import Testing
         #expect(steps > 1_000)
         #expect(stepsWithTimers > 100, "\(stepsWithTimers) steps with timers pending")
         #expect(timeoutsFired > 10, "\(timeoutsFired) advances that fired a timeout")
-        #expect(finished > 0)
+        #expect((finished > 0) == finishes)
     }
 
     @Test("on random charts, the quick step and the general path agree on every step", arguments: 0..<2)
     func randomChartsAgree(batch: Int) throws {
         var compared = 0
+        var comparedInParallelCharts = 0
         for seed in UInt64(batch * 500)..<UInt64(batch * 500 + 500) {
             var random = SplitMix64(seed: seed)
             guard let chart = try? RandomChartTests.chart(&random, seed: seed, faults: false) else { continue }
+            let parallel = chart.storage.tables.allowsParallelQuickSteps
             var quick = chart.makeMachine(context: Log())
             var general = chart.makeMachine(context: Log())
             let started = (try? quick.start()) != nil
@@ -150,9 +253,12 @@ import Testing
                 #expect(viaQuick == viaGeneral, "seed \(seed), after \(step.name)")
                 if viaQuick != viaGeneral { break }
                 compared += 1
+                if parallel { comparedInParallelCharts += 1 }
             }
         }
         #expect(compared > 3_000, "compared \(compared) steps")
+        // Charts with parallel states take the parallel quick step: a good share of the steps.
+        #expect(comparedInParallelCharts > 500, "compared \(comparedInParallelCharts) steps of parallel charts")
     }
 
     @Test("a timeout armed by a quick step fires at its deadline, and leaving its state cancels it")
