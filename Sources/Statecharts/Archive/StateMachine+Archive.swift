@@ -11,12 +11,15 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
         let layout = chart.layout
         var history: [MachineArchive<State, Event, Context>.HistoryRecord] = []
         var stateData: [MachineArchive<State, Event, Context>.StateDataRecord] = []
+        let recordedHistory = extras?.history ?? []
+        for state in 0..<layout.stateCount where layout.historySlots[state] >= 0 {
+            let slot = Int(layout.historySlots[state])
+            guard slot < recordedHistory.count else { continue }
+            let recorded = recordedHistory[slot]
+            guard !recorded.isEmpty, let value = chart.states[state] else { continue }
+            history.append(.init(history: value, states: values(recorded.map(Int.init))))
+        }
         if let records = extras?.annex {
-            for state in 0..<layout.stateCount where layout.historySlots[state] >= 0 {
-                let recorded = records.history[Int(layout.historySlots[state])]
-                guard !recorded.isEmpty, let value = chart.states[state] else { continue }
-                history.append(.init(history: value, states: values(recorded.map(Int.init))))
-            }
             var failure: MachineArchiveError?
             active.forEachAscending { state in
                 let slot = Int(layout.dataSlots[state])
@@ -195,7 +198,7 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
                 }
                 recorded.append(index)
             }
-            mutableAnnex().history[Int(layout.historySlots[history])] = recorded.sorted()
+            mutableHistory().history[Int(layout.historySlots[history])] = recorded.sorted()
         }
     }
 
@@ -263,20 +266,18 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
                 timers.append(
                     PendingTimer(
                         deadline: record.deadline, serial: UInt64(serial), owner: Int32(owner),
-                        kind: tables.timeoutKinds[Int(tables.timeouts[position])], delayed: nil))
+                        kind: tables.timeoutKinds[Int(tables.timeouts[position])]))
             case .event(let event, let id):
                 let signal = Signal.event(event, kind: kindIndex(of: event))
                 timers.append(
                     PendingTimer(
-                        deadline: record.deadline, serial: UInt64(serial), owner: -1, kind: signal.kind,
-                        delayed: DelayedEvent(signal: signal, id: id)))
+                        deadline: record.deadline, serial: UInt64(serial), delivering: signal, id: id))
             case .named(let name, let id):
                 guard let kind = chart.layout.kindNames.firstIndex(of: name) else { throw .unknownEvent(name) }
                 let signal = Signal<Event>(kind: Int32(kind), event: nil)
                 timers.append(
                     PendingTimer(
-                        deadline: record.deadline, serial: UInt64(serial), owner: -1, kind: signal.kind,
-                        delayed: DelayedEvent(signal: signal, id: id)))
+                        deadline: record.deadline, serial: UInt64(serial), delivering: signal, id: id))
             }
         }
         let storage = mutableExtras()

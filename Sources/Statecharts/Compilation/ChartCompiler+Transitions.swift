@@ -305,13 +305,27 @@ extension ChartCompiler {
 }
 
 extension Duration {
-    /// The duration in nanoseconds, clamped to what an `Int64` holds.
-    @usableFromInline
+    /// The duration in whole nanoseconds, truncated toward zero and clamped to what an `Int64`
+    /// holds: `Int64.max` from `Int64.max / 10^9` seconds on, and `Int64.min` from its negation
+    /// down. Any duration converts, including those whose seconds an `Int64` cannot hold (where
+    /// `components` traps), such as the sum of two very long delays.
+    ///
+    /// The attoseconds are divided by 10^9 in one full-width division of their 128 bits, without
+    /// the 128-bit arithmetic of `components`: a delay costs a few instructions to convert.
+    @inlinable
     package var clampedNanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let limit = Int64.max / 1_000_000_000
-        if seconds >= limit { return .max }
-        if seconds <= -limit { return .min }
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let bound = UInt64(Int64.max / 1_000_000_000) * 1_000_000_000
+        if _high >= 0 {
+            // 10^9 * 2^64 attoseconds or more are 2^64 nanoseconds or more.
+            guard _high < 1_000_000_000 else { return .max }
+            let nanoseconds = UInt64(1_000_000_000).dividingFullWidth((high: UInt64(_high), low: _low)).quotient
+            return nanoseconds >= bound ? .max : Int64(nanoseconds)
+        }
+        guard _high > -1_000_000_000 else { return .min }
+        // The magnitude, by two's complement: its high word is below 10^9, so the quotient fits.
+        let low = ~_low &+ 1
+        let high = ~UInt64(bitPattern: _high) &+ (low == 0 ? 1 : 0)
+        let nanoseconds = UInt64(1_000_000_000).dividingFullWidth((high: high, low: low)).quotient
+        return nanoseconds >= bound ? .min : -Int64(nanoseconds)
     }
 }

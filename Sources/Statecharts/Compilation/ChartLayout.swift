@@ -104,9 +104,9 @@ struct ChartLayout: Sendable {
     /// The most atomic states that can be active at once.
     @usableFromInline var maximumActiveAtomicStates = 1
 
-    @usableFromInline static let noDomain: Int32 = -1
-    @usableFromInline static let dynamicDomain: Int32 = -2
-    @usableFromInline static let defaultEntryBit: Int32 = 1 << 30
+    @inlinable static var noDomain: Int32 { -1 }
+    @inlinable static var dynamicDomain: Int32 { -2 }
+    @inlinable static var defaultEntryBit: Int32 { 1 << 30 }
 }
 
 // MARK: - Small queries
@@ -182,23 +182,23 @@ struct StateFlags: OptionSet, Sendable {
     @usableFromInline let rawValue: UInt16
     @inlinable init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    @usableFromInline static let hasEntryActions = StateFlags(rawValue: 1 << 0)
-    @usableFromInline static let hasExitActions = StateFlags(rawValue: 1 << 1)
-    @usableFromInline static let hasHistoryChildren = StateFlags(rawValue: 1 << 2)
-    @usableFromInline static let hasTimeouts = StateFlags(rawValue: 1 << 3)
-    @usableFromInline static let hasStateData = StateFlags(rawValue: 1 << 4)
-    @usableFromInline static let hasInitialAction = StateFlags(rawValue: 1 << 5)
-    @usableFromInline static let isFinal = StateFlags(rawValue: 1 << 6)
-    @usableFromInline static let hasInvocations = StateFlags(rawValue: 1 << 7)
+    @inlinable static var hasEntryActions: StateFlags { StateFlags(rawValue: 1 << 0) }
+    @inlinable static var hasExitActions: StateFlags { StateFlags(rawValue: 1 << 1) }
+    @inlinable static var hasHistoryChildren: StateFlags { StateFlags(rawValue: 1 << 2) }
+    @inlinable static var hasTimeouts: StateFlags { StateFlags(rawValue: 1 << 3) }
+    @inlinable static var hasStateData: StateFlags { StateFlags(rawValue: 1 << 4) }
+    @inlinable static var hasInitialAction: StateFlags { StateFlags(rawValue: 1 << 5) }
+    @inlinable static var isFinal: StateFlags { StateFlags(rawValue: 1 << 6) }
+    @inlinable static var hasInvocations: StateFlags { StateFlags(rawValue: 1 << 7) }
     /// Written as a parallel state; without child states it is atomic in ``ChartLayout/kinds``.
-    @usableFromInline static let declaredParallel = StateFlags(rawValue: 1 << 8)
+    @inlinable static var declaredParallel: StateFlags { StateFlags(rawValue: 1 << 8) }
 
     /// Anything to do on entry besides joining the configuration.
-    @usableFromInline static let entryWork: StateFlags = [
-        .hasEntryActions, .hasTimeouts, .hasStateData, .isFinal, .hasInvocations,
-    ]
+    @inlinable static var entryWork: StateFlags {
+        [.hasEntryActions, .hasTimeouts, .hasStateData, .isFinal, .hasInvocations]
+    }
     /// Anything to do on exit besides leaving the configuration.
-    @usableFromInline static let exitWork: StateFlags = [.hasExitActions, .hasTimeouts, .hasStateData, .hasInvocations]
+    @inlinable static var exitWork: StateFlags { [.hasExitActions, .hasTimeouts, .hasStateData, .hasInvocations] }
 }
 
 /// Facts about a transition.
@@ -207,11 +207,11 @@ struct TransitionFlags: OptionSet, Sendable {
     @usableFromInline let rawValue: UInt8
     @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    @usableFromInline static let `internal` = TransitionFlags(rawValue: 1 << 0)
-    @usableFromInline static let eventless = TransitionFlags(rawValue: 1 << 1)
+    @inlinable static var `internal`: TransitionFlags { TransitionFlags(rawValue: 1 << 0) }
+    @inlinable static var eventless: TransitionFlags { TransitionFlags(rawValue: 1 << 1) }
     /// A target is a history state, so the domain and entry set depend on recorded history.
-    @usableFromInline static let targetsHistory = TransitionFlags(rawValue: 1 << 2)
+    @inlinable static var targetsHistory: TransitionFlags { TransitionFlags(rawValue: 1 << 2) }
     /// An initial transition or a history default: never selected by events.
-    @usableFromInline static let structural = TransitionFlags(rawValue: 1 << 3)
-    @usableFromInline static let timeout = TransitionFlags(rawValue: 1 << 4)
+    @inlinable static var structural: TransitionFlags { TransitionFlags(rawValue: 1 << 3) }
+    @inlinable static var timeout: TransitionFlags { TransitionFlags(rawValue: 1 << 4) }
 }

@@ -74,7 +74,34 @@ final class ChartTables: @unchecked Sendable {
     @usableFromInline let quickEntryMasks: UnsafeMutablePointer<UInt64>
     /// The bit of a quick entry mask that says that the transition cancels or arms timeouts: no
     /// state's bit, as the quick step takes charts of at most 63 states.
-    @usableFromInline static let touchesTimeoutsBit: UInt64 = 1 << 63
+    @inlinable static var touchesTimeoutsBit: UInt64 { 1 << 63 }
+    /// For each transition with an entry plan that enters no state by default whose initial
+    /// transition has an action: the plan as a mask, which the microstep walks in document order,
+    /// entering each state with its work; otherwise 0, and the plan itself is walked.
+    @usableFromInline let walkEntryMasks: UnsafeMutablePointer<UInt64>
+    /// The states with history children, as a mask.
+    @usableFromInline let historyParentMask: UInt64
+    /// How many history states the chart has, for a chart of up to 64 states; otherwise 0.
+    @usableFromInline let historyStateCount: Int
+    /// For each history state, in document order: its parent.
+    @usableFromInline let historyParents: UnsafeMutablePointer<Int32>
+    /// For each history state, in document order: its slot in the machine's history values.
+    @usableFromInline let historyStateSlots: UnsafeMutablePointer<Int32>
+    /// For each history state, in document order: whether it is deep.
+    @usableFromInline let historyIsDeep: UnsafeMutablePointer<Bool>
+    /// For each state, the state and its ancestors as a mask.
+    @usableFromInline let ancestorMasks: UnsafeMutablePointer<UInt64>
+    /// For each transition whose one target is a history state that the microstep may restore by
+    /// masks: the history's slot; otherwise -1. Such a history's parent has no parallel state at
+    /// or below it, none lies between it and the transition's domain, and the transition's source
+    /// lies outside the parent, so that the domain is ``historyDomains``'s whenever the history
+    /// holds a record.
+    @usableFromInline let historyTargetSlots: UnsafeMutablePointer<Int32>
+    /// For each transition with a history target slot: the history's parent.
+    @usableFromInline let historyTargetParents: UnsafeMutablePointer<Int32>
+    /// For each transition with a history target slot: its domain while the history holds a
+    /// record.
+    @usableFromInline let historyDomains: UnsafeMutablePointer<Int32>
     /// For each transition whose quick entry mask is not 0: the subtree of its domain as a mask,
     /// the states it exits when they are active; otherwise 0.
     @usableFromInline let exitMasks: UnsafeMutablePointer<UInt64>
@@ -97,6 +124,11 @@ final class ChartTables: @unchecked Sendable {
     /// dispatch table needs two (the offset, then the list), and a shift where it multiplies. Empty
     /// unless ``allowsQuickSteps`` or ``allowsParallelQuickSteps``.
     @usableFromInline let quickFirstCandidates: UnsafeMutablePointer<Int32>
+    /// For the parallel quick step's search, at `state << quickKindShift | kind`: the state's
+    /// first candidate when it has one; otherwise `-2 - t` for the first candidate `t` of its
+    /// nearest ancestor that has one; -1 when no state on the chain has one. Empty unless
+    /// ``allowsParallelQuickSteps``.
+    @usableFromInline let quickNearestCandidates: UnsafeMutablePointer<Int32>
     /// The shift that makes room for every event kind in ``quickFirstCandidates``: the kind count
     /// rounded up to a power of two, as an exponent.
     @usableFromInline let quickKindShift: Int
@@ -107,9 +139,9 @@ final class ChartTables: @unchecked Sendable {
     /// ``allowsParallelQuickSteps``.
     @usableFromInline let parallelQuickFlags: UnsafeMutablePointer<UInt8>
     /// The flag of ``parallelQuickFlags`` for a transition with an action.
-    @usableFromInline static let parallelQuickActionFlag: UInt8 = 1
+    @inlinable static var parallelQuickActionFlag: UInt8 { 1 }
     /// The flag of ``parallelQuickFlags`` for a transition the general microstep takes.
-    @usableFromInline static let parallelQuickGeneralFlag: UInt8 = 2
+    @inlinable static var parallelQuickGeneralFlag: UInt8 { 2 }
     /// For a chart whose start does nothing but enter its initial configuration (at most 64 states,
     /// no start actions, no data model to tell, no action on the initial transition, no state
     /// entered with work to do on entry or timeouts, and no eventless transition to search in the
@@ -188,6 +220,15 @@ final class ChartTables: @unchecked Sendable {
         var entry = [UInt64](repeating: 0, count: layout.transitionCount)
         var quickEntry = [UInt64](repeating: 0, count: layout.transitionCount)
         var exits = [UInt64](repeating: 0, count: layout.transitionCount)
+        var walk = [UInt64](repeating: 0, count: layout.transitionCount)
+        var historyParentStates: UInt64 = 0
+        var historyParentList: [Int32] = []
+        var historySlotList: [Int32] = []
+        var historyDeepList: [Bool] = []
+        var ancestors = [UInt64](repeating: 0, count: layout.stateCount)
+        var historyTargets = [Int32](repeating: -1, count: layout.transitionCount)
+        var historyTargetParentList = [Int32](repeating: -1, count: layout.transitionCount)
+        var historyDomainList = [Int32](repeating: -1, count: layout.transitionCount)
         if layout.stateCount <= 64 {
             for state in 0..<layout.stateCount {
                 let end = Int(layout.subtreeEnds[state])
@@ -197,10 +238,49 @@ final class ChartTables: @unchecked Sendable {
                     quickExitWork |= 1 << UInt64(state)
                 }
                 if flags.contains(.hasTimeouts) { timeoutStates |= 1 << UInt64(state) }
+                if flags.contains(.hasHistoryChildren) { historyParentStates |= 1 << UInt64(state) }
+                if layout.kinds[state].isHistory, layout.historySlots[state] >= 0 {
+                    historyParentList.append(layout.parents[state])
+                    historySlotList.append(layout.historySlots[state])
+                    historyDeepList.append(layout.kinds[state] == .deepHistory)
+                }
+            }
+            for state in 0..<layout.stateCount {
+                let parent = Int(layout.parents[state])
+                ancestors[state] = 1 << UInt64(state) | (parent >= 0 && parent < state ? ancestors[parent] : 0)
+            }
+            let parallelStates = (0..<layout.stateCount).reduce(UInt64(0)) { mask, state in
+                layout.kinds[state] == .parallel ? mask | 1 << UInt64(state) : mask
+            }
+            for transition in 0..<layout.transitionCount
+            where layout.staticDomains[transition] == ChartLayout.dynamicDomain {
+                let targets = layout.targetRange(of: transition)
+                guard targets.count == 1 else { continue }
+                let history = Int(layout.targets[targets.lowerBound])
+                let slot = layout.historySlots[history]
+                guard layout.kinds[history].isHistory, slot >= 0 else { continue }
+                let parent = Int(layout.parents[history])
+                let source = Int(layout.sources[transition])
+                let outside = source != parent && !(source > parent && source <= Int(layout.subtreeEnds[parent]))
+                guard outside else { continue }
+                let domain =
+                    source == 0
+                    ? 0
+                    : layout.domain(
+                        source: source, flags: layout.transitionFlags[transition], effectiveTargets: [parent])
+                guard domain >= 0 else { continue }
+                // The states entered: the path from below the domain down to the parent, then
+                // the recorded ones below it; no parallel state among them to enter regions of.
+                let between = ancestors[parent] & subtree[domain]
+                guard (between | subtree[parent]) & parallelStates == 0 else { continue }
+                historyTargets[transition] = slot
+                historyTargetParentList[transition] = Int32(parent)
+                historyDomainList[transition] = Int32(domain)
             }
             for transition in 0..<layout.transitionCount where layout.hasEntryPlan[transition] {
                 var mask: UInt64 = 0
                 var quick = true
+                var walkable = true
                 for position in Int(layout.entryPlanOffsets[transition])..<Int(layout.entryPlanOffsets[transition + 1])
                 {
                     let entry = layout.entryPlans[position]
@@ -208,8 +288,10 @@ final class ChartTables: @unchecked Sendable {
                     let flags = layout.stateFlags[state]
                     let defaultAction = entry & ChartLayout.defaultEntryBit != 0 && flags.contains(.hasInitialAction)
                     if !flags.subtracting(.hasTimeouts).isDisjoint(with: .entryWork) || defaultAction { quick = false }
+                    if defaultAction { walkable = false }
                     mask |= 1 << UInt64(state)
                 }
+                if walkable { walk[transition] = mask }
                 guard quick else { continue }
                 // Without timeouts among them, the states need nothing at all on entry.
                 if mask & timeoutStates == 0 { entry[transition] = mask }
@@ -223,6 +305,16 @@ final class ChartTables: @unchecked Sendable {
         entryMasks = copy(entry)
         quickEntryMasks = copy(quickEntry)
         exitMasks = copy(exits)
+        walkEntryMasks = copy(walk)
+        ancestorMasks = copy(ancestors)
+        historyTargetSlots = copy(historyTargets)
+        historyTargetParents = copy(historyTargetParentList)
+        historyDomains = copy(historyDomainList)
+        historyParentMask = historyParentStates
+        historyStateCount = historyParentList.count
+        historyParents = copy(historyParentList)
+        historyStateSlots = copy(historySlotList)
+        historyIsDeep = copy(historyDeepList)
         timeoutStateMask = timeoutStates
         quickExitWorkMask = quickExitWork
         let quickSteps = layout.stateCount < 64 && isDense && !announcesEvents
@@ -243,6 +335,20 @@ final class ChartTables: @unchecked Sendable {
             }
         }
         quickFirstCandidates = copy(firstCandidates)
+        var nearestCandidates: [Int32] = []
+        if quickSteps && layout.maximumActiveAtomicStates > 1 {
+            nearestCandidates = firstCandidates
+            // Parents come before their children, so a parent's entry is final when a child reads it.
+            for state in 0..<layout.stateCount {
+                let parent = Int(layout.parents[state])
+                guard parent >= 0 else { continue }
+                for kind in 0..<layout.kindCount where nearestCandidates[state << kindShift | kind] == -1 {
+                    let inherited = nearestCandidates[parent << kindShift | kind]
+                    nearestCandidates[state << kindShift | kind] = inherited >= 0 ? -2 - inherited : inherited
+                }
+            }
+        }
+        quickNearestCandidates = copy(nearestCandidates)
         quickKindShift = kindShift
         var parallelFlags: [UInt8] = []
         if allowsParallelQuickSteps {

@@ -13,9 +13,13 @@ final class MachineExtras<Event>: @unchecked Sendable {
     /// Pending timers, earliest first.
     @exclusivity(unchecked) @usableFromInline var timers = TimerQueue<Event>()
     @exclusivity(unchecked) @usableFromInline var nextSerial: UInt64 = 0
-    /// Queued events, history, state data, done data and invocations: made on first use
+    /// Queued events, state data, done data and invocations: made on first use
     /// (``StateMachine/mutableAnnex()``), so that a machine with only timers stays small.
     @exclusivity(unchecked) @usableFromInline var annex: MachineAnnex<Event>?
+    /// The recorded history: empty until a history state first records, then one value per
+    /// history slot. Kept here rather than in the annex, so that a machine whose only extra state
+    /// is its history still takes quick steps (they need no annex).
+    @exclusivity(unchecked) @usableFromInline var history: HistoryValues = []
 
     @inlinable
     init() {}
@@ -26,6 +30,7 @@ final class MachineExtras<Event>: @unchecked Sendable {
         copy.timers = timers
         copy.nextSerial = nextSerial
         copy.annex = annex?.copy()
+        copy.history = history
         return copy
     }
 
@@ -66,7 +71,7 @@ final class MachineExtras<Event>: @unchecked Sendable {
 
 /// The rest of a machine's extras, which a machine with only timers never needs: the internal queue
 /// (events raised during the current macrostep, processed before the next external event), the
-/// external queue (events sent during it, processed after it), history, the data of active states,
+/// external queue (events sent during it, processed after it), the data of active states,
 /// the done data it finished with and its invocations.
 @usableFromInline
 final class MachineAnnex<Event>: @unchecked Sendable {
@@ -74,7 +79,6 @@ final class MachineAnnex<Event>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var externalQueue: [Signal<Event>] = []
     @exclusivity(unchecked) @usableFromInline var internalHead = 0
     @exclusivity(unchecked) @usableFromInline var externalHead = 0
-    @exclusivity(unchecked) @usableFromInline var history: HistoryValues
     /// State data by slot.
     @exclusivity(unchecked) @usableFromInline var stateData: [(any Sendable)?]
     /// The done data of the top-level final state the machine finished in.
@@ -95,19 +99,17 @@ final class MachineAnnex<Event>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var nextInvocation: UInt64 = 0
 
     @inlinable
-    init(historySlots: Int, dataSlots: Int) {
-        history = Array(repeating: [], count: historySlots)
+    init(dataSlots: Int) {
         stateData = Array(repeating: nil, count: dataSlots)
     }
 
     @inlinable
     func copy() -> MachineAnnex {
-        let copy = MachineAnnex(historySlots: 0, dataSlots: 0)
+        let copy = MachineAnnex(dataSlots: 0)
         copy.internalQueue = internalQueue
         copy.externalQueue = externalQueue
         copy.internalHead = internalHead
         copy.externalHead = externalHead
-        copy.history = history
         copy.stateData = stateData
         copy.result = result
         copy.statesToInvoke = statesToInvoke

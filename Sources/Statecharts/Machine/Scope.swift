@@ -276,8 +276,7 @@ extension ScopeOperations where State: Hashable, Event: StatechartEvent, Event.K
             },
             send: { raw, event, delay, id in
                 let machine = raw.assumingMemoryBound(to: Machine.self)
-                machine.pointee.schedule(
-                    .event(event, kind: machine.pointee.kindIndex(of: event)), after: delay, id: id)
+                machine.pointee.schedule(event, kind: machine.pointee.kindIndex(of: event), after: delay, id: id)
             },
             cancel: { raw, id in
                 raw.assumingMemoryBound(to: Machine.self).pointee.cancelSends(id: id)

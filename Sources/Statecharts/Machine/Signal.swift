@@ -61,8 +61,9 @@ final class SignalAttachment: Sendable {
 
 /// A timer waiting for its deadline: a state's timeout or a delayed event.
 ///
-/// A timeout is plain integers; a delayed event keeps its event and identifier in a box, so that
-/// arming, moving and cancelling timers copies no more than a few words.
+/// A timeout is plain integers. A delayed event keeps its event, the rare data of an event the
+/// engine raises, and its identifier inline, so that sending one allocates nothing (a box would
+/// cost an allocation, and the lookup of its generic type's metadata, for every send).
 @usableFromInline
 struct PendingTimer<Event> {
     /// Nanoseconds of machine time.
@@ -71,37 +72,59 @@ struct PendingTimer<Event> {
     @usableFromInline var serial: UInt64
     /// For a timeout: the state that armed it; -1 for a delayed event.
     @usableFromInline var owner: Int32
-    /// For a timeout: the event kind it raises.
+    /// The event kind it delivers: a timeout's kind, or the delayed event's (-1 for a user's
+    /// event whose kind the chart does not know).
     @usableFromInline var kind: Int32
-    /// For a delayed event: the event and the identifier it can be cancelled by.
-    @usableFromInline var delayed: DelayedEvent<Event>?
+    /// For a delayed event of the user's type: the event.
+    @usableFromInline var event: Event?
+    /// For a delayed event the engine raised: its data.
+    @usableFromInline var attachment: SignalAttachment?
+    /// For a delayed event: the identifier it can be cancelled by.
+    @usableFromInline var id: String?
 
+    /// A state's timeout.
     @inlinable
-    init(deadline: Int64, serial: UInt64, owner: Int32, kind: Int32, delayed: DelayedEvent<Event>?) {
+    init(deadline: Int64, serial: UInt64, owner: Int32, kind: Int32) {
         self.deadline = deadline
         self.serial = serial
         self.owner = owner
         self.kind = kind
-        self.delayed = delayed
+        self.event = nil
+        self.attachment = nil
+        self.id = nil
+    }
+
+    /// A delayed event: `signal`, cancelled by `id`.
+    @inlinable
+    init(deadline: Int64, serial: UInt64, delivering signal: Signal<Event>, id: String?) {
+        self.deadline = deadline
+        self.serial = serial
+        self.owner = -1
+        self.kind = signal.kind
+        self.event = signal.event
+        self.attachment = signal.attachment
+        self.id = id
     }
 
     /// No timer: what an empty slot of a ``TimerQueue`` holds.
     @inlinable
     static var none: PendingTimer {
-        PendingTimer(deadline: .max, serial: 0, owner: .min, kind: 0, delayed: nil)
+        PendingTimer(deadline: .max, serial: 0, owner: .min, kind: 0)
     }
 
     /// Whether this is ``none``.
     @inlinable
     var isNone: Bool { owner == .min }
 
+    /// Whether this is a delayed event (otherwise a state's timeout, or ``none``).
+    @inlinable
+    var isDelayedEvent: Bool { owner == -1 }
+
     /// The event the timer delivers.
     @inlinable
-    var signal: Signal<Event> { delayed?.signal ?? .timeout(kind: kind) }
-
-    /// The identifier of a delayed event.
-    @inlinable
-    var id: String? { delayed?.id }
+    var signal: Signal<Event> {
+        isDelayedEvent ? Signal(kind: kind, event: event, attachment: attachment) : .timeout(kind: kind)
+    }
 
     @inlinable
     func precedes(_ other: PendingTimer) -> Bool {
@@ -109,21 +132,6 @@ struct PendingTimer<Event> {
     }
 }
 
-/// A delayed event's event and identifier.
-@usableFromInline
-final class DelayedEvent<Event> {
-    @usableFromInline let signal: Signal<Event>
-    @usableFromInline let id: String?
-
-    @usableFromInline
-    init(signal: Signal<Event>, id: String?) {
-        self.signal = signal
-        self.id = id
-    }
-}
-
 extension Signal: Sendable where Event: Sendable {}
 
 extension PendingTimer: Sendable where Event: Sendable {}
-
-extension DelayedEvent: Sendable where Event: Sendable {}

@@ -44,6 +44,23 @@ extension StateMachine {
         }
         guard let extras else { return nil }
         if let problem = timerProblem(extras.timers, upTo: limit, layout: layout, names: names) { return problem }
+        for history in 1..<layout.stateCount where layout.kinds[history].isHistory {
+            let slot = Int(layout.historySlots[history])
+            // Nothing recorded yet: no values at all.
+            if extras.history.isEmpty { break }
+            guard slot < extras.history.count else { return "'\(names[history])' has no history slot" }
+            let parent = Int(layout.parents[history])
+            for recorded in extras.history[slot] {
+                let state = Int(recorded)
+                let fits =
+                    layout.kinds[history] == .deepHistory
+                    ? layout.isDescendant(state, of: parent) && layout.kinds[state].isAtomic
+                    : state > 0 && state < layout.stateCount && Int(layout.parents[state]) == parent
+                if !fits || layout.kinds[state].isHistory {
+                    return "the history '\(names[history])' records '\(names[state])', which it cannot restore"
+                }
+            }
+        }
         guard let annex = extras.annex else { return nil }
         if annex.internalHead > annex.internalQueue.count || annex.externalHead > annex.externalQueue.count {
             return "a queue's read position is past its end"
@@ -64,21 +81,6 @@ extension StateMachine {
                 return "'\(names[state])' holds state data but is not active"
             }
         }
-        for history in 1..<layout.stateCount where layout.kinds[history].isHistory {
-            let slot = Int(layout.historySlots[history])
-            guard slot < annex.history.count else { return "'\(names[history])' has no history slot" }
-            let parent = Int(layout.parents[history])
-            for recorded in annex.history[slot] {
-                let state = Int(recorded)
-                let fits =
-                    layout.kinds[history] == .deepHistory
-                    ? layout.isDescendant(state, of: parent) && layout.kinds[state].isAtomic
-                    : state > 0 && state < layout.stateCount && Int(layout.parents[state]) == parent
-                if !fits || layout.kinds[state].isHistory {
-                    return "the history '\(names[history])' records '\(names[state])', which it cannot restore"
-                }
-            }
-        }
         return nil
     }
 
@@ -96,11 +98,14 @@ extension StateMachine {
         let pending = timers.hasSole ? [timers.sole] : Array(timers.heap[checked])
         for timer in pending {
             if timer.owner < 0 {
-                if timer.delayed == nil { return "a delayed event's timer has no event" }
+                guard timer.isDelayedEvent else { return "a timer is neither a timeout nor a delayed event" }
+                if timer.event == nil && timer.kind < 0 { return "a delayed event's timer has no event" }
                 continue
             }
             let state = Int(timer.owner)
-            guard state < layout.stateCount, timer.delayed == nil else { return "a timeout names no state" }
+            guard state < layout.stateCount, timer.event == nil, timer.attachment == nil, timer.id == nil else {
+                return "a timeout names no state"
+            }
             guard active.contains(state), layout.stateFlags[state].contains(.hasTimeouts) else {
                 return "a timeout of '\(names[state])' is pending, but the state is not active"
             }

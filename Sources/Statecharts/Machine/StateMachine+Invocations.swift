@@ -114,7 +114,10 @@ extension StateMachine {
 
     /// Cancels the delayed events sent with `id`: the machine's own timers, and, when the machine
     /// has sent events out with a delay, those too, through the runtime.
-    @usableFromInline
+    ///
+    /// Inlinable, so that it is specialised for the chart's types where the chart is built: a
+    /// generic copy would look up the timers' type metadata on every cancel.
+    @inlinable
     mutating func cancelSends(id: String) {
         cancelDelayedEvents(id: id)
         if extras?.annex?.hasSentDelayedEventsOut == true { mutableAnnex().effects.append(.cancelSend(id)) }

@@ -20,30 +20,57 @@ extension StateMachine {
     ) where Observer.State == State, Observer.Event == Event {
         unowned(unsafe) let tables = chart.tables
         if tables.isSmall && Observer.self == NoObserver<State, Event>.self {
-            // A configuration of one word: when no state exits or enters with work to do, the
-            // exit set and the entry set are masks.
+            // A configuration of one word: the exit set and the entry set are masks. When no
+            // state exits or enters with work to do, the configuration changes by them; otherwise
+            // the masks are walked, in document order, each state with its work.
             var exitMask: UInt64 = 0
             var entryMask: UInt64 = 0
+            var walkMask: UInt64 = 0
             var simpleEntry = true
+            var walkableEntry = true
+            var restores = false
             for transition in enabled where transition.domain >= 0 {
                 exitMask |= tables.subtreeMasks[Int(transition.domain)]
                 let mask = tables.entryMasks[Int(transition.transition)]
                 if mask == 0 { simpleEntry = false }
                 entryMask |= mask
+                let walk = tables.walkEntryMasks[Int(transition.transition)]
+                if walk == 0 {
+                    // A history to restore is read after the exit, which may record it.
+                    if tables.historyTargetSlots[Int(transition.transition)] >= 0 {
+                        restores = true
+                    } else {
+                        walkableEntry = false
+                    }
+                }
+                walkMask |= walk
             }
             let exiting = active.first & exitMask
             if exiting & tables.exitWorkMask == 0 {
                 active.first &= ~exiting
-                runTransitionActions(enabled, signal: signal, observer: &observer)
-                if simpleEntry {
-                    active.first |= entryMask
-                } else {
-                    var record: MicrostepRecord?
-                    enterStates(enabled, signal: signal, record: &record, observer: &observer)
-                }
-                assert(invariantsHold())
-                return
+            } else {
+                if exiting & tables.historyParentMask != 0 { recordHistory(exiting: exiting) }
+                exitStates(walking: exiting, signal: signal, observer: &observer)
             }
+            runTransitionActions(enabled, signal: signal, observer: &observer)
+            if restores && walkableEntry {
+                for transition in enabled
+                where transition.domain >= 0 && tables.walkEntryMasks[Int(transition.transition)] == 0 {
+                    let restored = restoredEntryMask(of: Int(transition.transition), domain: Int(transition.domain))
+                    if restored == 0 { walkableEntry = false }
+                    walkMask |= restored
+                }
+            }
+            if simpleEntry {
+                active.first |= entryMask
+            } else if walkableEntry {
+                enterStates(walking: walkMask, signal: signal, observer: &observer)
+            } else {
+                var record: MicrostepRecord?
+                enterStates(enabled, signal: signal, record: &record, observer: &observer)
+            }
+            assert(invariantsHold())
+            return
         }
         var record: MicrostepRecord? = Observer.self == NoObserver<State, Event>.self ? nil : MicrostepRecord()
         exitStates(enabled, signal: signal, record: &record, observer: &observer)
@@ -56,6 +83,26 @@ extension StateMachine {
         // Debug builds only: checks the configuration, the queues and the timers (see
         // StateMachine+Invariants.swift).
         assert(invariantsHold())
+    }
+
+    /// For a transition to a history state that the microstep may restore by masks (see
+    /// ``ChartTables/historyTargetSlots``), in a chart of up to 64 states: the states it enters,
+    /// from below `domain` down to the recorded ones; 0 when the history holds no record, or one
+    /// of a compound state, which is entered by default, so that the entry set is computed in
+    /// full.
+    @inlinable
+    func restoredEntryMask(of transition: Int, domain: Int) -> UInt64 {
+        unowned(unsafe) let tables = chart.tables
+        let slot = Int(tables.historyTargetSlots[transition])
+        guard slot >= 0, let extras, slot < extras.history.count else { return 0 }
+        let parent = Int(tables.historyTargetParents[transition])
+        var mask: UInt64 = 0
+        for state in extras.history[slot] {
+            let bit: UInt64 = 1 &<< UInt64(state)
+            guard bit & tables.atomicMask[0] & tables.subtreeMasks[parent] != 0 else { return 0 }
+            mask |= tables.ancestorMasks[Int(state)]
+        }
+        return mask & tables.subtreeMasks[domain]
     }
 
     /// Calls `body` with the domains of the transitions with targets, ascending: disjoint
@@ -120,7 +167,46 @@ extension StateMachine {
     @inlinable
     mutating func recordHistory(below domain: Int) {
         let configuration = active
-        chart.recordHistory(below: domain, configuration: configuration, into: &mutableAnnex().history)
+        chart.recordHistory(below: domain, configuration: configuration, into: &mutableHistory().history)
+    }
+
+    /// Records, in a chart of up to 64 states, the history of every state in `exiting` that has
+    /// history children, from the configuration before any of them exits.
+    @inlinable
+    mutating func recordHistory(exiting: UInt64) {
+        unowned(unsafe) let tables = chart.tables
+        let configuration = active.first
+        let storage = mutableHistory()
+        for index in 0..<tables.historyStateCount {
+            let parent = Int(tables.historyParents[index])
+            guard exiting & (1 &<< UInt64(parent)) != 0 else { continue }
+            var members = configuration & tables.subtreeMasks[parent]
+            if tables.historyIsDeep[index] { members &= tables.atomicMask[0] }
+            let slot = Int(tables.historyStateSlots[index])
+            storage.history[slot].removeAll(keepingCapacity: true)
+            while members != 0 {
+                let state = members.trailingZeroBitCount
+                members &= members &- 1
+                if tables.historyIsDeep[index] || Int(tables.parents[state]) == parent {
+                    storage.history[slot].append(Int32(truncatingIfNeeded: state))
+                }
+            }
+        }
+    }
+
+    /// Exits, in a chart of up to 64 states, the states of `exiting`, children before parents (in
+    /// reverse document order), each with its work.
+    @inlinable
+    mutating func exitStates<Observer: MachineObserver>(
+        walking exiting: UInt64, signal: UnsafePointer<Signal<Event>>?, observer: inout Observer
+    ) where Observer.State == State, Observer.Event == Event {
+        var record: MicrostepRecord?
+        var remaining = exiting
+        while remaining != 0 {
+            let state = 63 &- remaining.leadingZeroBitCount
+            remaining &= ~(1 &<< UInt64(state))
+            exitState(state, signal: signal, record: &record, observer: &observer)
+        }
     }
 
     /// Exits the active states below `domain`, children before parents.
@@ -129,26 +215,37 @@ extension StateMachine {
         below domain: Int, signal: UnsafePointer<Signal<Event>>?, record: inout MicrostepRecord?,
         observer: inout Observer
     ) where Observer.State == State, Observer.Event == Event {
-        unowned(unsafe) let tables = chart.tables
-        var cursor = Int(tables.subtreeEnds[domain])
+        var cursor = Int(chart.tables.subtreeEnds[domain])
         while let state = active.lastMember(lower: domain &+ 1, upper: cursor) {
             cursor = state &- 1
-            let flags = tables.stateFlags[state]
-            if !flags.isDisjoint(with: .exitWork) {
-                if flags.contains(.hasExitActions) {
-                    for position in Int(tables.exitOffsets[state])..<Int(tables.exitOffsets[state &+ 1]) {
-                        if let error = runAction(Int(tables.exitActions[position]), signal: signal) {
-                            actionFailed(error, role: .exit, state: state, observer: &observer)
-                        }
+            exitState(state, signal: signal, record: &record, observer: &observer)
+        }
+    }
+
+    /// Exits one active state: runs its exit actions, cancels its timeouts and invocations, drops
+    /// its data, and leaves the configuration.
+    @inlinable
+    @inline(__always)
+    mutating func exitState<Observer: MachineObserver>(
+        _ state: Int, signal: UnsafePointer<Signal<Event>>?, record: inout MicrostepRecord?,
+        observer: inout Observer
+    ) where Observer.State == State, Observer.Event == Event {
+        unowned(unsafe) let tables = chart.tables
+        let flags = tables.stateFlags[state]
+        if !flags.isDisjoint(with: .exitWork) {
+            if flags.contains(.hasExitActions) {
+                for position in Int(tables.exitOffsets[state])..<Int(tables.exitOffsets[state &+ 1]) {
+                    if let error = runAction(Int(tables.exitActions[position]), signal: signal) {
+                        actionFailed(error, role: .exit, state: state, observer: &observer)
                     }
                 }
-                if flags.contains(.hasTimeouts) { cancelTimeouts(of: state) }
-                if flags.contains(.hasStateData) { mutableAnnex().stateData[Int(tables.dataSlots[state])] = nil }
-                if flags.contains(.hasInvocations) { cancelInvocations(of: state) }
             }
-            active.remove(state)
-            record?.exited.append(state)
+            if flags.contains(.hasTimeouts) { cancelTimeouts(of: state) }
+            if flags.contains(.hasStateData) { mutableAnnex().stateData[Int(tables.dataSlots[state])] = nil }
+            if flags.contains(.hasInvocations) { cancelInvocations(of: state) }
         }
+        active.remove(state)
+        record?.exited.append(state)
     }
 
     // MARK: - Entry
@@ -179,7 +276,7 @@ extension StateMachine {
             }
             return
         }
-        let set = chart.entrySet(of: UnsafeBufferPointer(enabled), history: extras?.annex?.history ?? [])
+        let set = chart.entrySet(of: UnsafeBufferPointer(enabled), history: extras?.history ?? [])
         set.states.forEachAscending { state in
             var historyDefault: Int32 = -1
             for content in set.historyContent where Int(content.parent) == state { historyDefault = content.transition }
@@ -187,6 +284,21 @@ extension StateMachine {
                 state, byDefault: set.defaultEntry.contains(state), historyDefault: historyDefault, signal: signal,
                 observer: &observer)
             record?.entered.append(state)
+        }
+    }
+
+    /// Enters, in a chart of up to 64 states, the states of `entering` (the entry plans of the
+    /// transitions, none of which enters a state by default whose initial transition has an
+    /// action), parents before children (in document order), each with its work.
+    @inlinable
+    mutating func enterStates<Observer: MachineObserver>(
+        walking entering: UInt64, signal: UnsafePointer<Signal<Event>>?, observer: inout Observer
+    ) where Observer.State == State, Observer.Event == Event {
+        var remaining = entering
+        while remaining != 0 {
+            let state = remaining.trailingZeroBitCount
+            remaining &= remaining &- 1
+            enterState(state, byDefault: false, historyDefault: -1, signal: signal, observer: &observer)
         }
     }
 

@@ -252,7 +252,7 @@ extension StateMachine {
         if extras?.hasExternalEvents == true, let signal = mutableExtras().dequeueExternal() {
             return (signal, .external)
         }
-        if let deadline = extras?.timers.first?.deadline, deadline <= time {
+        if let deadline = extras?.timers.nextDeadline, deadline <= time {
             return (mutableExtras().timers.removeFirst().signal, .timer)
         }
         return nil
@@ -516,7 +516,24 @@ extension StateMachine {
     func domain(of transition: Int32) -> Int32 {
         let known = chart.tables.staticDomains[Int(transition)]
         if known != ChartLayout.dynamicDomain { return known }
-        return Int32(chart.transitionDomain(of: Int(transition), history: extras?.annex?.history ?? []))
+        return Self.historyDependentDomain(of: transition, chart: chart, extras: extras)
+    }
+
+    /// The domain of a transition whose domain depends on history, out of line (given the
+    /// chart and the extras, so that the machine is not copied for the call): known from the
+    /// tables when its target is a history state that holds a record (see
+    /// ``ChartTables/historyTargetSlots``), otherwise computed from the recorded history.
+    @inlinable
+    @inline(never)
+    static func historyDependentDomain(
+        of transition: Int32, chart: ChartStorage<State, Event, Context>, extras: MachineExtras<Event>?
+    ) -> Int32 {
+        unowned(unsafe) let tables = chart.tables
+        let slot = Int(tables.historyTargetSlots[Int(transition)])
+        if slot >= 0, let extras, slot < extras.history.count, !extras.history[slot].isEmpty {
+            return tables.historyDomains[Int(transition)]
+        }
+        return Int32(chart.transitionDomain(of: Int(transition), history: extras?.history ?? []))
     }
 
     /// Fills in the domains of a selection of one transition.

@@ -180,13 +180,7 @@ extension StateMachine {
         }
         let entering = selection.entering
         let touchesTimeouts = entering & ChartTables.touchesTimeoutsBit != 0
-        if touchesTimeouts {
-            var cancelling = exiting & tables.timeoutStateMask
-            while cancelling != 0 {
-                cancelTimeouts(of: cancelling.trailingZeroBitCount)
-                cancelling &= cancelling &- 1
-            }
-        }
+        if touchesTimeouts { cancelTimeouts(ofStatesIn: exiting & tables.timeoutStateMask) }
         active.first &= ~exiting
         if selection.flags & ChartTables.parallelQuickActionFlag != 0 {
             var index = 0
@@ -198,19 +192,37 @@ extension StateMachine {
             }
         }
         active.first |= entering & ~ChartTables.touchesTimeoutsBit
-        if touchesTimeouts {
-            var arming = entering & tables.timeoutStateMask
-            while arming != 0 {
-                armTimeouts(of: arming.trailingZeroBitCount)
-                arming &= arming &- 1
-            }
-        }
+        if touchesTimeouts { armTimeouts(ofStatesIn: entering & tables.timeoutStateMask) }
         assert(invariantsHold())
         return true
     }
 
+    /// Cancels the timeouts of the states in `states`, out of line: the parallel quick step's
+    /// selection loop keeps more in registers without the timer queue's code beside it.
+    @inlinable
+    @inline(never)
+    mutating func cancelTimeouts(ofStatesIn states: UInt64) {
+        var cancelling = states
+        while cancelling != 0 {
+            cancelTimeouts(of: cancelling.trailingZeroBitCount)
+            cancelling &= cancelling &- 1
+        }
+    }
+
+    /// Arms the timeouts of the states in `states`, in document order, out of line.
+    @inlinable
+    @inline(never)
+    mutating func armTimeouts(ofStatesIn states: UInt64) {
+        var arming = states
+        while arming != 0 {
+            armTimeouts(of: arming.trailingZeroBitCount)
+            arming &= arming &- 1
+        }
+    }
+
     /// The parallel quick step's selection in full, out of line: for each active atomic state in
-    /// document order, ``selectParallelCandidate(of:event:kind:selected:)``.
+    /// document order, the nearest candidate on its chain (``ChartTables/quickNearestCandidates``)
+    /// when it has no guard, and otherwise ``selectParallelCandidate(of:event:kind:selected:)``.
     @inlinable
     @inline(never)
     mutating func selectParallelTransitions(
@@ -222,9 +234,22 @@ extension StateMachine {
         while atomics != 0 {
             let atomic = atomics.trailingZeroBitCount
             atomics &= atomics &- 1
-            let transition = selectParallelCandidate(
-                of: atomic, event: event, kind: kind,
-                selected: UnsafeMutableBufferPointer(rebasing: buffer[0..<selection.count]))
+            // The nearest candidate on the atomic state's chain, from the table; the search in
+            // full only when it has a guard.
+            let nearest = tables.quickNearestCandidates[atomic &<< tables.quickKindShift | Int(kind)]
+            if nearest == -1 { continue }
+            let candidate = nearest >= 0 ? nearest : -2 - nearest
+            let transition: Int32
+            if tables.guards[Int(candidate)] >= 0 {
+                transition = selectParallelCandidate(
+                    of: atomic, event: event, kind: kind,
+                    selected: UnsafeMutableBufferPointer(rebasing: buffer[0..<selection.count]))
+            } else if nearest < 0 && buffer[0..<selection.count].contains(where: { $0.transition == candidate }) {
+                // An ancestor's transition an earlier atomic state selected: selected once.
+                continue
+            } else {
+                transition = candidate
+            }
             if transition >= 0 { selection.add(transition, to: buffer, tables: tables) }
         }
         return selection

@@ -38,7 +38,7 @@ extension StateMachine {
     ) throws(MachineError<State, Event>) where Observer.State == State, Observer.Event == Event {
         let target = instant.clampedNanoseconds
         timeIsStale = false
-        while status == .running, let deadline = extras?.timers.first?.deadline, deadline <= target {
+        while status == .running, let deadline = extras?.timers.nextDeadline, deadline <= target {
             time = max(time, deadline)
             try runToCompletion(microsteps: 0, observer: &observer)
             // The runtime does the effects first; it calls again for the timers still due.
@@ -55,27 +55,50 @@ extension StateMachine {
     @discardableResult
     @inlinable
     public mutating func cancelDelayedEvents(id: String) -> Int {
-        guard extras?.timers.contains(where: { $0.id == id }) == true else { return 0 }
-        let storage = mutableExtras()
-        let before = storage.timers.count
-        storage.timers.removeAll { $0.owner < 0 && $0.id == id }
-        return before - storage.timers.count
+        guard extras != nil else { return 0 }
+        // Shared extras are copied only when there is something to remove.
+        let pending = Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+            storage.timers.hasDelayedEvents(id: id)
+        }
+        guard pending else { return 0 }
+        return withUniqueExtras { storage in storage.timers.removeDelayedEvents(id: id) }
     }
 
     /// Queues `signal` on the external queue now, or when `delay` nanoseconds have passed.
     @inlinable
     mutating func schedule(_ signal: Signal<Event>, after delay: Int64, id: String?) {
-        let storage = mutableExtras()
         if delay <= 0 {
             mutableAnnex().externalQueue.append(signal)
             return
         }
-        let now = currentTime()
-        storage.insert(
-            PendingTimer(
-                deadline: now.addingClamped(delay), serial: storage.nextSerial, owner: -1, kind: signal.kind,
-                delayed: DelayedEvent(signal: signal, id: id)))
-        storage.nextSerial &+= 1
+        scheduleDelayed(kind: signal.kind, event: signal.event, attachment: signal.attachment, after: delay, id: id)
+    }
+
+    /// Queues the user's `event`, of kind `kind`, on the external queue now, or when `delay`
+    /// nanoseconds have passed: what a scope's `send(_:after:id:)` does, without building a
+    /// signal to take apart again.
+    @inlinable
+    mutating func schedule(_ event: Event, kind: Int32, after delay: Int64, id: String?) {
+        if delay <= 0 {
+            mutableAnnex().externalQueue.append(.event(event, kind: kind))
+            return
+        }
+        scheduleDelayed(kind: kind, event: event, attachment: nil, after: delay, id: id)
+    }
+
+    /// Adds a delayed event's timer, due `delay` (more than 0) nanoseconds from now.
+    @inlinable
+    @inline(__always)
+    mutating func scheduleDelayed(
+        kind: Int32, event: Event?, attachment: SignalAttachment?, after delay: Int64, id: String?
+    ) {
+        let deadline = currentTime().addingClamped(delay)
+        withUniqueExtras { storage in
+            storage.timers.insertDelayedEvent(
+                deadline: deadline, serial: storage.nextSerial, kind: kind, event: event, attachment: attachment,
+                id: id)
+            storage.nextSerial &+= 1
+        }
     }
 
     // MARK: - State timeouts

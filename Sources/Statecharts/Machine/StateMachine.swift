@@ -149,8 +149,8 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
     /// generic metadata three times each).
     @inlinable
     public var nextDeadline: Duration? {
-        guard let first = extras?.timers.first else { return nil }
-        return .nanoseconds(first.deadline)
+        guard let deadline = extras?.timers.nextDeadline else { return nil }
+        return .nanoseconds(deadline)
     }
 
     /// The number of pending timers: state timeouts and delayed events.
@@ -204,16 +204,25 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
         return ""
     }
 
-    /// The annex (queued events, history, state data, done data, invocations), created on first use
-    /// and made unique before a change, with the extras that hold it.
+    /// The annex (queued events, state data, done data, invocations), created on first use and
+    /// made unique before a change, with the extras that hold it.
     @inlinable
     mutating func mutableAnnex() -> MachineAnnex<Event> {
         let storage = mutableExtras()
         if let records = storage.annex { return records }
-        let created = MachineAnnex<Event>(
-            historySlots: chart.tables.historySlotCount, dataSlots: chart.tables.dataSlotCount)
+        let created = MachineAnnex<Event>(dataSlots: chart.tables.dataSlotCount)
         storage.annex = created
         return created
+    }
+
+    /// The extras, created or made unique first, with room for a value in every history slot.
+    @inlinable
+    mutating func mutableHistory() -> MachineExtras<Event> {
+        let storage = mutableExtras()
+        if storage.history.count < chart.tables.historySlotCount {
+            storage.history = Array(repeating: [], count: chart.tables.historySlotCount)
+        }
+        return storage
     }
 
     /// The extras, created on first use and made unique before a change.

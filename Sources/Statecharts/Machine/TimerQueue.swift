@@ -35,6 +35,14 @@ struct TimerQueue<Event> {
         return heap.first
     }
 
+    /// The deadline of the first timer, or `nil` when there is none; read in place, where
+    /// `first?.deadline` would copy the whole timer.
+    @inlinable
+    var nextDeadline: Int64? {
+        if hasSole { return sole.deadline }
+        return heap.isEmpty ? nil : heap[0].deadline
+    }
+
     /// The deadline of the first timer; `Int64.max` when there is none.
     @inlinable
     var firstDeadline: Int64 {
@@ -72,7 +80,44 @@ struct TimerQueue<Event> {
             sole.owner = owner
             return
         }
-        insertOutOfLine(PendingTimer(deadline: deadline, serial: serial, owner: owner, kind: kind, delayed: nil))
+        insertOutOfLine(PendingTimer(deadline: deadline, serial: serial, owner: owner, kind: kind))
+    }
+
+    /// Adds a delayed event: `event` (or, for one the engine raised, `attachment`) of kind `kind`,
+    /// cancelled by `id`.
+    ///
+    /// Into an empty queue it writes the sole slot's fields in place, as ``insertTimeout`` does:
+    /// copying a whole timer in and out of the slot would go through its type's value witnesses.
+    @inlinable
+    mutating func insertDelayedEvent(
+        deadline: Int64, serial: UInt64, kind: Int32, event: Event?, attachment: SignalAttachment?, id: String?
+    ) {
+        if !hasSole && heap.isEmpty {
+            sole.deadline = deadline
+            sole.serial = serial
+            sole.kind = kind
+            sole.owner = -1
+            sole.event = event
+            sole.attachment = attachment
+            sole.id = id
+            return
+        }
+        insertOutOfLine(
+            PendingTimer(
+                deadline: deadline, serial: serial,
+                delivering: Signal(kind: kind, event: event, attachment: attachment), id: id))
+    }
+
+    /// Empties the sole slot in place, releasing what a delayed event held.
+    @inlinable
+    mutating func clearSole() {
+        sole.deadline = .max
+        sole.serial = 0
+        sole.kind = 0
+        sole.owner = .min
+        sole.event = nil
+        sole.attachment = nil
+        sole.id = nil
     }
 
     /// ``insert(_:)`` out of line, so that the fast paths that fall back on it stay small enough
@@ -113,6 +158,37 @@ struct TimerQueue<Event> {
     @inline(never)
     mutating func removeTimeoutsFromHeap(of owner: Int32) {
         removeAll { $0.owner == owner }
+    }
+
+    /// Whether a delayed event sent with identifier `id` is pending.
+    ///
+    /// The identifiers are compared as strings, never hashed: an identifier written as a literal
+    /// is a small string or the literal's own storage, so that comparing it with the same literal
+    /// compares two words.
+    @inlinable
+    func hasDelayedEvents(id: String) -> Bool {
+        if hasSole { return sole.isDelayedEvent && sole.id == id }
+        return heap.contains { $0.isDelayedEvent && $0.id == id }
+    }
+
+    /// Removes the delayed events sent with identifier `id`, and returns how many it removed.
+    ///
+    /// When the sole timer is the one, the slot is emptied in place.
+    @inlinable
+    mutating func removeDelayedEvents(id: String) -> Int {
+        if hasSole {
+            guard sole.isDelayedEvent && sole.id == id else { return 0 }
+            clearSole()
+            return 1
+        }
+        return removeDelayedEventsFromHeap(id: id)
+    }
+
+    /// ``removeDelayedEvents(id:)`` when two or more timers are pending, out of line.
+    @inlinable
+    @inline(never)
+    mutating func removeDelayedEventsFromHeap(id: String) -> Int {
+        removeAll { $0.isDelayedEvent && $0.id == id }
     }
 
     /// Removes and returns the timer that falls due first; the queue must not be empty.

@@ -292,7 +292,7 @@ extension StateMachine {
     /// `Int64.max` when none is, or it is not running: what a host's clock is told after a step.
     @inlinable
     public var nextDeadlineNanoseconds: Int64 {
-        status == .running ? extras?.timers.first?.deadline ?? .max : .max
+        status == .running ? extras?.timers.nextDeadline ?? .max : .max
     }
 
     /// Routes the effects the steps left through `router`, and processes what comes back to the

@@ -64,7 +64,7 @@ struct WheelClock: HostClock {
     ) throws(MachineError<State, Event>)
     where Observer.State == State, Observer.Event == Event {
         let now = elapsed
-        if let due = machine.extras?.timers.first?.deadline, due <= now.clampedNanoseconds { machine.liveFlags |= 1 }
+        if let due = machine.extras?.timers.nextDeadline, due <= now.clampedNanoseconds { machine.liveFlags |= 1 }
         try machine.advance(to: now, observer: &observer)
     }
 

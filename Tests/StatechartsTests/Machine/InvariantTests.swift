@@ -84,7 +84,7 @@ import Testing
         var machine = try Self.running()
         let busy = try Self.index("busy", in: machine)
         machine.mutableExtras().timers.insert(
-            PendingTimer(deadline: 1_000, serial: 0, owner: Int32(busy), kind: 0, delayed: nil))
+            PendingTimer(deadline: 1_000, serial: 0, owner: Int32(busy), kind: 0))
         let problem = try #require(machine.invariantProblem())
         #expect(problem.contains("a timeout of 'busy' is pending, but the state is not active"), "\(problem)")
     }
@@ -95,7 +95,7 @@ import Testing
         try machine.send("go")
         let busy = try Self.index("busy", in: machine)
         let timers = machine.mutableExtras()
-        timers.timers.insert(PendingTimer(deadline: 5_000, serial: 7, owner: Int32(busy), kind: 0, delayed: nil))
+        timers.timers.insert(PendingTimer(deadline: 5_000, serial: 7, owner: Int32(busy), kind: 0))
         #expect(machine.invariantProblem() == nil)
         timers.timers.heap.swapAt(0, 1)
         let problem = try #require(machine.invariantProblem())
@@ -126,8 +126,8 @@ import Testing
         var machine = try Self.running()
         let idle = try Self.index("idle", in: machine)
         let history = try Self.index("h", in: machine)
-        let annex = machine.mutableAnnex()
-        annex.history[Int(machine.chart.layout.historySlots[history])] = [Int32(idle)]
+        let storage = machine.mutableHistory()
+        storage.history[Int(machine.chart.layout.historySlots[history])] = [Int32(idle)]
         let problem = try #require(machine.invariantProblem())
         #expect(problem.contains("the history 'h' records 'idle'"), "\(problem)")
     }

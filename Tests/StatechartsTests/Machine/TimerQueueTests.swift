@@ -39,13 +39,17 @@ import Testing
                 model.append(ModelTimer(deadline: deadline, serial: serial, owner: owner, id: nil))
                 serial += 1
             case 2:
-                // A delayed event, which no state's cancelling may remove.
+                // A delayed event, which no state's cancelling may remove: written in place, or
+                // built and inserted.
                 let deadline = Int64(generator.next() % 50)
                 let id = "send\(generator.next() % 3)"
-                queue.insert(
-                    PendingTimer(
-                        deadline: deadline, serial: serial, owner: -1, kind: 3,
-                        delayed: DelayedEvent(signal: .event(7, kind: 3), id: id)))
+                if generator.next() % 2 == 0 {
+                    queue.insertDelayedEvent(
+                        deadline: deadline, serial: serial, kind: 3, event: 7, attachment: nil, id: id)
+                } else {
+                    queue.insert(
+                        PendingTimer(deadline: deadline, serial: serial, delivering: .event(7, kind: 3), id: id))
+                }
                 model.append(ModelTimer(deadline: deadline, serial: serial, owner: -1, id: id))
                 serial += 1
             case 3:
@@ -55,7 +59,9 @@ import Testing
                 model.removeAll { $0.owner == owner }
             case 4:
                 let id = "send\(generator.next() % 3)"
-                queue.removeAll { $0.owner < 0 && $0.id == id }
+                let pending = model.filter { $0.owner < 0 && $0.id == id }.count
+                #expect(queue.hasDelayedEvents(id: id) == (pending > 0))
+                #expect(queue.removeDelayedEvents(id: id) == pending)
                 model.removeAll { $0.owner < 0 && $0.id == id }
             default:
                 guard !model.isEmpty else {
@@ -65,6 +71,9 @@ import Testing
                 let fired = queue.removeFirst()
                 let expected = Self.sorted(model)[0]
                 #expect(Self.model(of: fired) == expected)
+                // A delayed event keeps its event; a timeout has none.
+                #expect(fired.signal.event == (expected.owner < 0 ? 7 : nil))
+                #expect(fired.signal.kind == (expected.owner < 0 ? 3 : expected.owner + 10))
                 model.removeAll { $0 == expected }
             }
             #expect(queue.count == model.count)
@@ -77,7 +86,9 @@ import Testing
                 #expect(queue.sole.serial == 0)
                 #expect(queue.sole.owner == .min)
                 #expect(queue.sole.kind == 0)
-                #expect(queue.sole.delayed == nil)
+                #expect(queue.sole.event == nil)
+                #expect(queue.sole.attachment == nil)
+                #expect(queue.sole.id == nil)
             }
         }
     }
@@ -85,10 +96,7 @@ import Testing
     @Test("cancelling a state's timeouts leaves a sole delayed event in place")
     func cancellingKeepsADelayedEvent() {
         var queue = TimerQueue<Int>()
-        queue.insert(
-            PendingTimer(
-                deadline: 5, serial: 0, owner: -1, kind: 3, delayed: DelayedEvent(signal: .event(7, kind: 3), id: "a"))
-        )
+        queue.insertDelayedEvent(deadline: 5, serial: 0, kind: 3, event: 7, attachment: nil, id: "a")
         #expect(!queue.hasTimeouts(of: 0))
         queue.removeTimeouts(of: 0)
         #expect(queue.count == 1)
@@ -108,7 +116,8 @@ import Testing
         #expect(fired.serial == 4)
         #expect(fired.owner == 2)
         #expect(fired.signal.kind == 12)
-        #expect(fired.delayed == nil)
+        #expect(fired.event == nil)
+        #expect(fired.id == nil)
         #expect(queue.isEmpty)
     }
 }
