@@ -195,9 +195,11 @@ public enum SCXMLTime {
         return .nanoseconds(Int64((value * scale * 1e9).rounded()))
     }
 
-    /// `duration` written as an SCXML time: whole milliseconds as `ms`, else seconds.
+    /// `duration` written as an SCXML time: whole milliseconds as `ms`, else seconds. A duration
+    /// beyond what an `Int64` of nanoseconds holds (about 292 years) is written as that limit,
+    /// the delay a machine would wait, rather than trapping.
     public static func text(_ duration: Duration) -> String {
-        let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+        let nanoseconds = duration.clampedNanoseconds
         if nanoseconds % 1_000_000_000 == 0 { return "\(nanoseconds / 1_000_000_000)s" }
         if nanoseconds % 1_000_000 == 0 { return "\(nanoseconds / 1_000_000)ms" }
         return "\(Double(nanoseconds) / 1e9)s"
