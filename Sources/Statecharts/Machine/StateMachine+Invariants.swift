@@ -44,10 +44,9 @@ extension StateMachine {
         }
         guard let extras else { return nil }
         if let problem = timerProblem(extras.timers, upTo: limit, layout: layout, names: names) { return problem }
-        for history in 1..<layout.stateCount where layout.kinds[history].isHistory {
+        // Until a history first records, there are no values at all.
+        for history in 1..<layout.stateCount where layout.kinds[history].isHistory && !extras.history.isEmpty {
             let slot = Int(layout.historySlots[history])
-            // Nothing recorded yet: no values at all.
-            if extras.history.isEmpty { break }
             guard slot < extras.history.count else { return "'\(names[history])' has no history slot" }
             let parent = Int(layout.parents[history])
             for recorded in extras.history[slot] {

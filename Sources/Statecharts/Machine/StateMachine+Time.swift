@@ -64,39 +64,18 @@ extension StateMachine {
         return withUniqueExtras { storage in storage.timers.removeDelayedEvents(id: id) }
     }
 
-    /// Queues `signal` on the external queue now, or when `delay` nanoseconds have passed.
-    @inlinable
-    mutating func schedule(_ signal: Signal<Event>, after delay: Int64, id: String?) {
-        if delay <= 0 {
-            mutableAnnex().externalQueue.append(signal)
-            return
-        }
-        scheduleDelayed(kind: signal.kind, event: signal.event, attachment: signal.attachment, after: delay, id: id)
-    }
-
     /// Queues the user's `event`, of kind `kind`, on the external queue now, or when `delay`
-    /// nanoseconds have passed: what a scope's `send(_:after:id:)` does, without building a
-    /// signal to take apart again.
+    /// nanoseconds have passed: what a scope's `send(_:after:id:)` does.
     @inlinable
     mutating func schedule(_ event: Event, kind: Int32, after delay: Int64, id: String?) {
         if delay <= 0 {
             mutableAnnex().externalQueue.append(.event(event, kind: kind))
             return
         }
-        scheduleDelayed(kind: kind, event: event, attachment: nil, after: delay, id: id)
-    }
-
-    /// Adds a delayed event's timer, due `delay` (more than 0) nanoseconds from now.
-    @inlinable
-    @inline(__always)
-    mutating func scheduleDelayed(
-        kind: Int32, event: Event?, attachment: SignalAttachment?, after delay: Int64, id: String?
-    ) {
         let deadline = currentTime().addingClamped(delay)
         withUniqueExtras { storage in
             storage.timers.insertDelayedEvent(
-                deadline: deadline, serial: storage.nextSerial, kind: kind, event: event, attachment: attachment,
-                id: id)
+                deadline: deadline, serial: storage.nextSerial, kind: kind, event: event, id: id)
             storage.nextSerial &+= 1
         }
     }

@@ -83,29 +83,23 @@ struct TimerQueue<Event> {
         insertOutOfLine(PendingTimer(deadline: deadline, serial: serial, owner: owner, kind: kind))
     }
 
-    /// Adds a delayed event: `event` (or, for one the engine raised, `attachment`) of kind `kind`,
-    /// cancelled by `id`.
+    /// Adds a delayed event of the user's type: `event`, of kind `kind`, cancelled by `id`.
     ///
     /// Into an empty queue it writes the sole slot's fields in place, as ``insertTimeout`` does:
     /// copying a whole timer in and out of the slot would go through its type's value witnesses.
+    /// The empty slot holds no attachment (it is ``PendingTimer/none``), so none is written.
     @inlinable
-    mutating func insertDelayedEvent(
-        deadline: Int64, serial: UInt64, kind: Int32, event: Event?, attachment: SignalAttachment?, id: String?
-    ) {
+    mutating func insertDelayedEvent(deadline: Int64, serial: UInt64, kind: Int32, event: Event, id: String?) {
         if !hasSole && heap.isEmpty {
             sole.deadline = deadline
             sole.serial = serial
             sole.kind = kind
             sole.owner = -1
             sole.event = event
-            sole.attachment = attachment
             sole.id = id
             return
         }
-        insertOutOfLine(
-            PendingTimer(
-                deadline: deadline, serial: serial,
-                delivering: Signal(kind: kind, event: event, attachment: attachment), id: id))
+        insertOutOfLine(PendingTimer(deadline: deadline, serial: serial, delivering: .event(event, kind: kind), id: id))
     }
 
     /// Empties the sole slot in place, releasing what a delayed event held.

@@ -45,7 +45,7 @@ import Testing
                 let id = "send\(generator.next() % 3)"
                 if generator.next() % 2 == 0 {
                     queue.insertDelayedEvent(
-                        deadline: deadline, serial: serial, kind: 3, event: 7, attachment: nil, id: id)
+                        deadline: deadline, serial: serial, kind: 3, event: 7, id: id)
                 } else {
                     queue.insert(
                         PendingTimer(deadline: deadline, serial: serial, delivering: .event(7, kind: 3), id: id))
@@ -96,7 +96,7 @@ import Testing
     @Test("cancelling a state's timeouts leaves a sole delayed event in place")
     func cancellingKeepsADelayedEvent() {
         var queue = TimerQueue<Int>()
-        queue.insertDelayedEvent(deadline: 5, serial: 0, kind: 3, event: 7, attachment: nil, id: "a")
+        queue.insertDelayedEvent(deadline: 5, serial: 0, kind: 3, event: 7, id: "a")
         #expect(!queue.hasTimeouts(of: 0))
         queue.removeTimeouts(of: 0)
         #expect(queue.count == 1)
