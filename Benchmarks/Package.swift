@@ -19,6 +19,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Statecharts", package: rootPackage),
                 .product(name: "StatechartsSCXML", package: rootPackage),
+                .product(name: "StatechartsECMAScript", package: rootPackage),
             ],
             plugins: [.plugin(name: "StatechartsGenerator", package: rootPackage)]),
         // A plain loop over one case, for profilers (perf, valgrind --tool=callgrind).

@@ -24,7 +24,8 @@
 #                   on time instead (where `IsolatedStatechart` reads about 2.1x, against 1.8x in
 #                   instructions), and the script says so.
 #   --no-instructions  skips the counting (the live lines are then judged on time).
-#   (always)        Qt SCXML, the field's C++ anchor, on the same flat and hierarchical charts and
+#   (always)        Qt SCXML, the field's C++ anchor, on the same flat and hierarchical charts, the
+#                   ECMAScript counter (Benchmarks/Documents, on both ECMAScript data models) and
 #                   uSCXML's Transitions.4 and LCCA.4, in the same run (Scripts/qt-benchmark.sh:
 #                   qscxmlc and g++, Debian's qt6-scxml-dev installed when missing, skipped with a
 #                   message where it cannot be), as ratios to the same-run switch.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Qt SCXML, the field's C++ anchor, measured in the same run as the Swift benchmarks
 # (Scripts/benchmark.sh calls it): qscxmlc compiles the flat and hierarchical charts of the
-# benchmarks (Benchmarks/Qt) and uSCXML's Transitions.4 and LCCA.4 (../shared/benchmarks/uscxml,
+# benchmarks (Benchmarks/Qt), the ECMAScript counter (Benchmarks/Documents, on Qt's ECMAScript
+# data model, QJSEngine) and uSCXML's Transitions.4 and LCCA.4 (../shared/benchmarks/uscxml,
 # when present) to C++, g++ builds Benchmarks/Qt/qt-benchmark.cpp against them, and its figures
 # go to FOLDER/qt.tsv, which BenchmarkReport prints beside the Swift ones. With --instructions,
 # callgrind also counts instructions per event (as for the Swift cases: two runs of 2,000 and
@@ -49,10 +50,11 @@ build="$folder/qt-build"
 mkdir -p "$build"
 "$qscxmlc" --classname Flat -o "$build/flat" Benchmarks/Qt/flat.scxml
 "$qscxmlc" --classname Deep -o "$build/deep" Benchmarks/Qt/deep.scxml
-sources=("$build/flat.cpp" "$build/deep.cpp")
+"$qscxmlc" --classname Counter -o "$build/counter" Benchmarks/Documents/ecmascript-counter.scxml
+sources=("$build/flat.cpp" "$build/deep.cpp" "$build/counter.cpp")
 defines=()
 uscxml="../shared/benchmarks/uscxml"
-cases=(flat-3 hierarchy-5)
+cases=(flat-3 hierarchy-5 ecmascript-counter)
 if [[ -f "$uscxml/Transitions.4.scxml" && -f "$uscxml/LCCA.4.scxml" ]]; then
   "$qscxmlc" --statemethods --classname Transitions4 -o "$build/transitions4" "$uscxml/Transitions.4.scxml"
   "$qscxmlc" --statemethods --classname Lcca4 -o "$build/lcca4" "$uscxml/LCCA.4.scxml"

@@ -1,5 +1,6 @@
 // Qt SCXML measured in the same run as the Swift benchmarks (Scripts/benchmark.sh builds and runs
-// it): the flat 3-state cycle and the hierarchical chart of Charts.swift, and uSCXML's
+// it): the flat 3-state cycle and the hierarchical chart of Charts.swift, the ECMAScript counter
+// (Benchmarks/Documents/ecmascript-counter.scxml, on Qt's ECMAScript data model), and uSCXML's
 // Transitions.4 and LCCA.4, each compiled to C++ with qscxmlc.
 //
 // Events: each is submitted with submitEvent and processed by the event loop, as a Qt application
@@ -12,11 +13,15 @@
 // its instructions (Scripts/benchmark.sh --instructions). The uSCXML cases are built only when
 // their charts are (WITH_USCXML).
 //
+// The counter's runs check the data model's `count` when they end: a run whose events did not all
+// run their `cond` and `<assign>` exits with status 1 rather than print a figure.
+//
 // Usage: qt-benchmark [EVENTS]
-//        qt-benchmark count flat-3|hierarchy-5|Transitions.4|LCCA.4 N
+//        qt-benchmark count flat-3|hierarchy-5|ecmascript-counter|Transitions.4|LCCA.4 N
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QScxmlDataModel>
 #include <QScxmlStateMachine>
 
 #include <algorithm>
@@ -24,7 +29,9 @@
 #include <cstdlib>
 
 #include <cstring>
+#include <type_traits>
 
+#include "counter.h"
 #include "deep.h"
 #include "flat.h"
 #ifdef WITH_USCXML
@@ -33,6 +40,21 @@
 #endif
 
 namespace {
+
+// After `events` ticks the counter holds their number modulo 100 (it counts to 99, then to 0).
+void checkCounter(QScxmlStateMachine &machine, long events) {
+    QScxmlDataModel *model = machine.dataModel();
+    if (!model || !model->hasScxmlProperty(QStringLiteral("count"))) {
+        std::fprintf(stderr, "qt-benchmark: the counter's data model has no count\n");
+        std::exit(1);
+    }
+    const long count = model->scxmlProperty(QStringLiteral("count")).toLongLong();
+    if (count != events % 100) {
+        std::fprintf(stderr, "qt-benchmark: the counter holds %ld after %ld ticks, not %ld\n", count, events,
+                     events % 100);
+        std::exit(1);
+    }
+}
 
 // Sends `events` events to a new machine, `batch` submitted before each processEvents(); returns
 // the nanoseconds per event.
@@ -48,7 +70,9 @@ double timeEvents(const char *event, long events, long batch) {
         for (long j = 0; j < batch; ++j) machine.submitEvent(name);
         QCoreApplication::processEvents();
     }
-    return double(timer.nsecsElapsed()) / double(events);
+    const double nanoseconds = double(timer.nsecsElapsed()) / double(events);
+    if constexpr (std::is_same_v<Machine, Counter>) checkCounter(machine, events);
+    return nanoseconds;
 }
 
 // Nanoseconds per event, the best of three rounds of one processEvents() per event and of
@@ -111,6 +135,8 @@ int main(int argc, char **argv) {
             timeEvents<Flat>("next", count, 1000);
         } else if (std::strcmp(name, "hierarchy-5") == 0) {
             timeEvents<Deep>("hop", count, 1000);
+        } else if (std::strcmp(name, "ecmascript-counter") == 0) {
+            timeEvents<Counter>("tick", count, 1000);
 #ifdef WITH_USCXML
         } else if (std::strcmp(name, "Transitions.4") == 0) {
             runEntries<Transitions4>(count);
@@ -130,6 +156,7 @@ int main(int argc, char **argv) {
     }
     std::printf("flat-3\t%.2f\n", nanosecondsPerEvent<Flat>("next", events));
     std::printf("hierarchy-5\t%.2f\n", nanosecondsPerEvent<Deep>("hop", events));
+    std::printf("ecmascript-counter\t%.2f\n", nanosecondsPerEvent<Counter>("tick", events));
 #ifdef WITH_USCXML
     std::printf("Transitions.4\t%.4g\n", entriesPerSecond<Transitions4>(events));
     std::printf("LCCA.4\t%.4g\n", entriesPerSecond<Lcca4>(events));

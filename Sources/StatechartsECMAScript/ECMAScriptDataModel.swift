@@ -86,40 +86,11 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
         engine.setGlobal("_ioprocessors", processors, readOnly: true, hidden: true)
     }
 
-    /// Binds `_event` to a new object with the event's fields; absent fields are `undefined`.
+    /// Binds `_event` to the event: an object with its fields (absent ones are `undefined`),
+    /// frozen, made when a script first reads it.
     public mutating func bind(_ event: SCXMLEvent) {
         lastEvent = event
-        // A cascade stopped at a limit runs no more scripts: binding would be wasted.
-        if SCXMLCascade.current?.violation != nil { return }
-        bindEvent(event)
-    }
-
-    func bindEvent(_ event: SCXMLEvent) {
-        let context = engine.context
-        let undefined = JSValueMakeUndefined(context)
-        guard let object = JSObjectMake(context, nil, nil) else { return }
-        // No prototype while the fields are set, so that no setter a script put on
-        // Object.prototype sees or changes them; the binder then freezes the object.
-        let prototype = JSObjectGetPrototype(context, object)
-        JSObjectSetPrototype(context, object, JSValueMakeNull(context))
-        func set(_ name: String, _ value: JSValueRef?) {
-            let key = JavaScriptContext.makeString(name)
-            defer { JSStringRelease(key) }
-            JSObjectSetProperty(
-                context, object, key, value ?? undefined,
-                JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete), nil)
-        }
-        set("name", engine.makeValue(.string(event.name)))
-        set("type", engine.makeValue(.string(event.type.rawValue)))
-        set("sendid", event.sendID.map { engine.makeValue(.string($0)) })
-        set("origin", event.origin.map { engine.makeValue(.string($0)) })
-        set("origintype", event.originType.map { engine.makeValue(.string($0)) })
-        set("invokeid", event.invokeID.map { engine.makeValue(.string($0)) })
-        set("data", event.data.map { engine.makeValue($0) })
-        set("raw", event.raw.map { engine.makeValue(.string($0)) })
-        JSObjectSetPrototype(context, object, prototype)
-        guard let binder = engine.eventBinder else { return }
-        _ = try? engine.call(binder, [object], at: SourcePosition(file: "statecharts", line: 1, column: 1))
+        engine.bind(event)
     }
 
     // MARK: - Expressions
@@ -270,7 +241,11 @@ public struct ECMAScriptDataModel: SCXMLDataModel {
 
     // MARK: - Locations
 
+    /// Throws when `location` starts with a system variable. Every system variable starts with
+    /// `_`, so a location that does not (after white space) is let through without more work.
     func checkWritable(_ location: String, at position: SourcePosition) throws {
+        let first = location.unicodeScalars.first { $0 != "\t" && $0.properties.generalCategory != .spaceSeparator }
+        guard first == "_" else { return }
         let root = location.trimmingCharacters(in: .whitespaces).prefix {
             $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$"
         }

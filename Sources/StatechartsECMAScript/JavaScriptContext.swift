@@ -20,7 +20,7 @@ import Glibc
 /// grows past its limit.
 ///
 /// Not thread-safe on its own: one machine uses it at a time, as a machine's context is used.
-final class JavaScriptContext: @unchecked Sendable {
+final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
     let group: JSContextGroupRef
     let context: JSGlobalContextRef
     let limits: SCXMLLimits
@@ -37,10 +37,22 @@ final class JavaScriptContext: @unchecked Sendable {
     private var protectedValues: [JSValueRef] = []
     /// Assignment functions by location, made once each.
     private var assigners: [String: JSObjectRef] = [:]
+    /// Expressions compiled to functions once, by their text (see ``compiledExpression(_:)``);
+    /// `nil` for one that is evaluated as a script each time.
+    private var compiledExpressions: [String: JSObjectRef?] = [:]
+    /// How many evaluations are running: more than one while a native callback (the `_event`
+    /// getter) calls back into JavaScript. Only the outermost arms and disarms the watchdog.
+    private var evaluationDepth = 0
+    /// The cascade the watchdog stays armed for, from one evaluation to the next, until it ends.
+    private var armedCascade: SCXMLCascade?
+    /// The time limit set in JavaScriptCore, in seconds; `nil` when none is set.
+    private var armedLimit: Double?
     private var inFunctionClass: JSClassRef?
-    /// Binds `_event`: a read-only global, `undefined` until the first event, which scripts cannot
-    /// assign and only this function changes.
-    private(set) var eventBinder: JSObjectRef?
+    /// The class of `_event`'s native getter (JavaScriptContext+Event.swift).
+    var eventGetterClass: JSClassRef?
+    /// The event `_event` is bound to, and its object once a script has read it (protected).
+    var boundEvent: SCXMLEvent?
+    var boundEventObject: JSObjectRef?
     /// The DOM's builder and serializer, made the first time XML content is used.
     private var domHelperObject: JSObjectRef?
     /// The archive's encoder and decoder, made the first time the model is archived or restored.
@@ -93,25 +105,17 @@ final class JavaScriptContext: @unchecked Sendable {
         removeEscapes()
         _ = freezeFunction()
         installInFunction()
-        // Binds _event and freezes it in one call, with Object.freeze as the context had it
-        // before any document ran.
-        eventBinder = makeFunction(
-            """
-            function (freeze) {
-                var current;
-                Object.defineProperty(globalThis, "_event", {
-                    get: function () { return current; }, enumerable: false, configurable: false
-                });
-                return function (event) { current = freeze(event); };
-            }(Object.freeze)
-            """)
+        installEventGetter()
     }
 
     deinit {
-        disarmWatchdog()
+        clearWatchdog()
         for value in protectedValues { JSValueUnprotect(context, value) }
         for function in assigners.values { JSValueUnprotect(context, function) }
+        for case let function? in compiledExpressions.values { JSValueUnprotect(context, function) }
+        if let boundEventObject { JSValueUnprotect(context, boundEventObject) }
         if let inFunctionClass { JSClassRelease(inFunctionClass) }
+        if let eventGetterClass { JSClassRelease(eventGetterClass) }
         JSGlobalContextRelease(context)
         JSContextGroupRelease(group)
     }
@@ -160,11 +164,82 @@ final class JavaScriptContext: @unchecked Sendable {
     /// Evaluates an expression: its text in parentheses, so that an object literal is an object
     /// and a statement is an error.
     ///
-    /// Semicolons and white space at the end are dropped: documents write `expr="f();"`.
+    /// Semicolons and white space at the end are dropped: documents write `expr="f();"`. The
+    /// first evaluation compiles the expression to a function (``compiledExpression(_:)``), which
+    /// later ones call: JavaScriptCore then parses it once, and its code is optimised as it runs.
     func evaluateExpression(_ expression: SCXMLExpression) throws(SCXMLEvaluationError) -> JSValueRef {
-        var text = Substring(expression.text)
+        let compiled: JSObjectRef?
+        if let cached = compiledExpressions[expression.text] {
+            compiled = cached
+        } else {
+            compiled = compiledExpression(expression)
+        }
+        if let compiled {
+            let result = try call(compiled, [], at: expression.location)
+            try checkHeapNow(at: expression.location)
+            return result
+        }
+        return try evaluate("(" + Self.expressionText(expression.text) + "\n)", at: expression.location)
+    }
+
+    /// An expression's text without the semicolons and white space at its end.
+    static func expressionText(_ text: String) -> Substring {
+        var text = Substring(text)
         while let last = text.last, last == ";" || last.isWhitespace { text.removeLast() }
-        return try evaluate("(" + text + "\n)", at: expression.location)
+        return text
+    }
+
+    /// The most expressions compiled per context; others are evaluated as scripts each time.
+    static let compiledExpressionLimit = 4_096
+
+    /// The words that keep an expression from being compiled to a function: in a function,
+    /// `arguments` is the function's own, and a direct `eval` (where eval is on) declares its
+    /// variables in the function.
+    static let functionScopeWords = ["arguments", "eval"]
+
+    /// Compiles an expression to `function () { return (TEXT\n); }`, evaluated at global scope,
+    /// and caches it; `nil` (cached too) when it must be evaluated as a script each time.
+    ///
+    /// Called like that, the function gives what evaluating `(TEXT\n)` as a script gives: the
+    /// same global scope and `this`, the same errors when it runs. An expression is compiled
+    /// only when that holds:
+    /// - `[TEXT\n]` must parse as a script. So the text closes no parenthesis or brace it did
+    ///   not open, and cannot end the function's `return (` and add statements of its own;
+    ///   `new.target`, which only a function allows, fails there too.
+    /// - It has no `arguments` or `eval` (``functionScopeWords``), no asynchronous construct
+    ///   (which ``evaluate(_:at:)`` refuses with its own message), and no `\` (an escape could
+    ///   spell one of those words).
+    /// - The wrapper itself must parse.
+    /// Whatever is not compiled, a bad expression included, is evaluated as before and fails as
+    /// before. Compiling runs none of the document's code.
+    func compiledExpression(_ expression: SCXMLExpression) -> JSObjectRef? {
+        guard compiledExpressions.count < Self.compiledExpressionLimit else { return nil }
+        let text = Self.expressionText(expression.text)
+        guard !text.utf8.contains(UInt8(ascii: "\\")),
+            Self.firstWord(of: Self.refusedWords + Self.functionScopeWords, in: String(text)) == nil,
+            checkSyntax("[" + text + "\n]"), case let wrapper = "(function () { return (" + text + "\n); })",
+            checkSyntax(wrapper)
+        else {
+            compiledExpressions[expression.text] = .some(nil)
+            return nil
+        }
+        // A stopped cascade or spent script time refuses the evaluation: nothing is cached, and
+        // the expression's own evaluation reports it.
+        guard let value = try? evaluateTrusted(wrapper, at: expression.location) else { return nil }
+        guard let function = JSValueToObject(context, value, nil), JSObjectIsFunction(context, function) else {
+            compiledExpressions[expression.text] = .some(nil)
+            return nil
+        }
+        JSValueProtect(context, function)
+        compiledExpressions[expression.text] = function
+        return function
+    }
+
+    /// Whether `source` parses as a script; nothing runs.
+    func checkSyntax(_ source: String) -> Bool {
+        let script = Self.makeString(source)
+        defer { JSStringRelease(script) }
+        return JSCheckScriptSyntax(context, script, nil, 1, nil)
     }
 
     /// Calls `function` with `arguments`.
@@ -208,20 +283,28 @@ final class JavaScriptContext: @unchecked Sendable {
     /// session, the script time of this evaluation alone). Throws, running nothing, when the
     /// cascade's time is already spent or a session of the cascade went past a limit.
     func armWatchdog(at location: SourcePosition) throws(SCXMLEvaluationError) {
+        // A nested evaluation (a native callback calling JavaScript) runs under the outer one's.
+        if evaluationDepth > 0 {
+            evaluationDepth += 1
+            return
+        }
         let cascade = SCXMLCascade.current
         self.cascade = cascade
         // The library's own calls (binding _event) are charged to the document's last evaluation.
         if location.file != "statecharts" || evaluationLocation == nil { evaluationLocation = location }
         let location = evaluationLocation ?? location
         let now = ContinuousClock.now
-        if cascade?.violation != nil {
+        if cascade?.isStopped == true {
             // The session ends when the machine's step returns; until then nothing runs.
             var error = SCXMLEvaluationError("the script was not run: the cascade was stopped at a limit", at: location)
             error.stopsCascade = true
             throw error
         }
         deadline = cascade != nil ? cascade?.scriptDeadline : limits.scriptTime.map { now + $0 }
-        guard Self.hasWatchdog else { return }
+        guard Self.hasWatchdog else {
+            evaluationDepth = 1
+            return
+        }
         if let deadline, deadline <= now {
             let violation = activeLimits.violation(
                 .scriptTime, location: location, detail: "the cascade's script time was spent before this script")
@@ -230,44 +313,102 @@ final class JavaScriptContext: @unchecked Sendable {
             error.stopsCascade = cascade != nil
             throw error
         }
+        if let cascade, armedCascade !== cascade {
+            armedCascade = cascade
+            cascade.join(self)
+        }
         setWatchdog(from: now)
+        evaluationDepth = 1
     }
 
-    /// Arms the watchdog for the evaluation that starts now: it fires at the deadline; clears it
-    /// when scripts have no time limit.
+    /// The longest time limit set in JavaScriptCore, in seconds. JavaScriptCore starts the limit
+    /// again each time a script is entered and asks ``watchdogCallback`` when it runs out; the
+    /// callback stops the script only once the real deadline has passed, and otherwise lets it
+    /// run another period. So one limit serves every evaluation of a cascade, and a script is
+    /// stopped at most this long after its deadline.
+    static let watchdogPeriod = 0.01
+
+    /// Arms the watchdog for the evaluation that starts now, so that it asks at the deadline at
+    /// the latest; clears it when scripts have no time limit. JavaScriptCore is called only when
+    /// the limit must change: at a cascade's first evaluation, or when less than a period is left.
     private func setWatchdog(from now: ContinuousClock.Instant) {
         #if !canImport(Darwin) || JavaScriptCoreSPI
         guard let deadline else {
-            JSContextGroupClearExecutionTimeLimit(group)
+            clearWatchdog()
             return
         }
-        let (seconds, attoseconds) = (deadline - now).components
+        let remaining = deadline - now
+        let limit: Double
+        if remaining >= .milliseconds(10) {
+            limit = Self.watchdogPeriod
+        } else {
+            let (seconds, attoseconds) = remaining.components
+            limit = max(Double(seconds) + Double(attoseconds) / 1e18, 0.0001)
+        }
+        if armedLimit == limit { return }
         JSContextGroupSetExecutionTimeLimit(
-            group, max(Double(seconds) + Double(attoseconds) / 1e18, 0.0001), Self.watchdogCallback,
-            Unmanaged.passUnretained(self).toOpaque())
+            group, limit, Self.watchdogCallback, Unmanaged.passUnretained(self).toOpaque())
+        armedLimit = limit
         #endif
     }
 
+    /// Clears the watchdog when the cascade it was armed for ends.
+    func cascadeEnded(_ cascade: SCXMLCascade) {
+        guard armedCascade === cascade else { return }
+        armedCascade = nil
+        // The cascade held this context until now; neither keeps the other past the call.
+        if self.cascade === cascade { self.cascade = nil }
+        if evaluationDepth == 0 { clearWatchdog() }
+    }
+
     /// Disarms the watchdog once an evaluation has returned, and before the context is destroyed: no
-    /// timer is left pending in JavaScriptCore's own thread while no script runs. A pending one fires
+    /// timer is left pending in JavaScriptCore's own thread while no script runs. (Within a cascade
+    /// it stays armed from one evaluation to the next, and is cleared when the cascade ends: the
+    /// session's call runs on one thread, with the context alive.) A pending one fires
     /// into a virtual machine that may have moved to another thread (an actor's task resumes on any
     /// thread of the pool) or been destroyed, and holds a pointer to this context: JavaScriptCore's
     /// trap thread aborted once in 906,618 runs of the archive fuzzer (from no input in particular),
     /// and the inspector's occasional abort was in a JavaScriptCore thread too.
     private func disarmWatchdog() {
+        evaluationDepth = max(evaluationDepth - 1, 0)
+        if evaluationDepth == 0, armedCascade == nil { clearWatchdog() }
+    }
+
+    /// Clears the watchdog's time limit.
+    private func clearWatchdog() {
         #if !canImport(Darwin) || JavaScriptCoreSPI
+        guard armedLimit != nil else { return }
+        armedLimit = nil
         JSContextGroupClearExecutionTimeLimit(group)
         #endif
     }
 
     #if !canImport(Darwin) || JavaScriptCoreSPI
-    /// What JavaScriptCore calls when the evaluation has run to its deadline: `true` stops the
-    /// script with an uncatchable exception.
+    /// What JavaScriptCore calls when a script has run for the limit set (``watchdogPeriod``, or
+    /// what was left): `true` stops the script with an uncatchable exception, once its deadline
+    /// has passed; `false` lets it run another period.
     private static let watchdogCallback: JSShouldTerminateCallback = { _, owner in
-        if let owner { Unmanaged<JavaScriptContext>.fromOpaque(owner).takeUnretainedValue().recordStop() }
-        return true
+        guard let owner else { return true }
+        return Unmanaged<JavaScriptContext>.fromOpaque(owner).takeUnretainedValue().watchdogFired()
     }
     #endif
+
+    /// Whether the running evaluation must stop now: its deadline has passed. Otherwise the
+    /// watchdog is set again for what is left, at most a period: JavaScriptCore starts no new
+    /// period by itself once its callback has declined to stop the script.
+    private func watchdogFired() -> Bool {
+        guard let deadline else { return false }
+        let now = ContinuousClock.now
+        guard deadline > now else {
+            recordStop()
+            return true
+        }
+        #if !canImport(Darwin) || JavaScriptCoreSPI
+        armedLimit = nil
+        setWatchdog(from: now)
+        #endif
+        return false
+    }
 
     /// Records why the running evaluation is stopped.
     private func recordStop() {
@@ -368,6 +509,12 @@ final class JavaScriptContext: @unchecked Sendable {
     /// document that needs one there writes it another way. Read byte by byte, with nothing
     /// allocated: every evaluation goes through it.
     static func asynchronousConstruct(in source: String) -> (word: String, line: Int)? {
+        firstWord(of: refusedWords, in: source)
+    }
+
+    /// The first of `words` that appears in `source` as a word, with its line; `nil` when none
+    /// does. Read byte by byte, with nothing allocated.
+    static func firstWord(of words: [String], in source: String) -> (word: String, line: Int)? {
         var source = source
         return source.withUTF8 { bytes -> (word: String, line: Int)? in
             func isIdentifierByte(_ byte: UInt8) -> Bool {
@@ -390,7 +537,7 @@ final class JavaScriptContext: @unchecked Sendable {
                 let start = index
                 while index < bytes.count, isIdentifierByte(bytes[index]) { index += 1 }
                 let word = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                for refused in refusedWords where word.elementsEqual(refused.utf8) {
+                for refused in words where word.elementsEqual(refused.utf8) {
                     return (refused, line)
                 }
             }

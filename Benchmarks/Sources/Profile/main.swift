@@ -40,7 +40,7 @@ let instructionCases = [
     "statechart/timeout-arm-cancel", "baseline/timeout-arm-cancel", "bare/toggle", "baseline/toggle",
     "live/toggle", "live/toggle-observed", "actor/toggle", "baseline/empty-actor", "live/hierarchy",
     "live/hierarchy-observed", "actor/hierarchy", "live/timeout-arm-cancel", "player/generated", "player/written",
-    "player/timed", "player/interpreted", "baseline/player", "system/rally",
+    "player/timed", "player/interpreted", "baseline/player", "system/rally", "ecmascript/counter", "baseline/counter",
 ]
 
 @MainActor
@@ -133,6 +133,15 @@ func run(_ name: String, _ count: Int) throws {
         var player = try InterpretedPlayer()
         for index in 0..<count { try player.send(index % playerCycleLength) }
         print(player)
+    case "ecmascript/counter":
+        var counter = try ECMAScriptCounter()
+        for _ in 0..<count { try counter.send() }
+        try counter.check(afterTicks: count)
+        print(counter)
+    case "baseline/counter":
+        var counter = SwitchCounter()
+        for _ in 0..<count { counter.send() }
+        print(counter.count)
     case "baseline/player":
         var player = SwitchPlayer()
         for index in 0..<count { player.send(index % playerCycleLength) }

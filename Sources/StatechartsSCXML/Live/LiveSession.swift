@@ -118,7 +118,9 @@ struct LiveSession {
     func value(of location: String) -> SCXMLValue? {
         var model = session.machine.context.model
         let position = session.chart.document.location
-        return SCXMLCascade.$current.withValue(SCXMLCascade(limits: session.options.limits)) {
+        let cascade = SCXMLCascade(limits: session.options.limits)
+        defer { cascade.end() }
+        return SCXMLCascade.$current.withValue(cascade) {
             try? model.load(location, at: position)
         }
     }

@@ -13,6 +13,10 @@ import Statecharts
 /// A data model used outside a session (a machine made with `SCXMLChart.makeMachine(info:)`)
 /// finds no current cascade and applies its `SCXMLSessionInfo.limits` to each evaluation alone.
 ///
+/// Whoever binds a cascade to ``current`` calls ``end()`` when the call returns, as the session
+/// does: a data model may keep something set up for the whole cascade (the ECMAScript model keeps
+/// its script watchdog armed from one evaluation to the next) and undoes it then.
+///
 /// Not thread-safe on its own: a session runs on one thread at a time, and so does its cascade.
 public final class SCXMLCascade: @unchecked Sendable {
     /// The cascade of the session call running on this task or thread; `nil` outside one.
@@ -28,6 +32,12 @@ public final class SCXMLCascade: @unchecked Sendable {
     public let namedGuards: [String: SCXMLNamedGuard]
     /// The Swift code of the actions the documents name (``SCXMLSession/Options/actions``).
     public let namedActions: [String: SCXMLNamedAction]
+    /// Whether a session went past a limit during the cascade (``violation`` is set).
+    public private(set) var isStopped = false
+    /// What ``end()`` tells, in the order they joined: the first kept inline, so that the usual
+    /// cascade, with one data model that joins, allocates nothing for it.
+    private var firstParticipant: (any SCXMLCascadeParticipant)?
+    private var moreParticipants: [any SCXMLCascadeParticipant] = []
 
     /// A cascade that starts now.
     public init(
@@ -53,6 +63,37 @@ public final class SCXMLCascade: @unchecked Sendable {
 
     /// Records a limit a session went past; the first one is kept.
     public func record(_ violation: LimitViolation) {
-        if self.violation == nil { self.violation = violation }
+        if self.violation == nil {
+            self.violation = violation
+            isStopped = true
+        }
     }
+
+    /// Has ``end()`` tell `participant` when the cascade ends: a data model that set something up
+    /// for the whole cascade undoes it then. The cascade holds it until it ends, so a cascade
+    /// that is never ended keeps what joined it.
+    public func join(_ participant: any SCXMLCascadeParticipant) {
+        if firstParticipant == nil {
+            firstParticipant = participant
+        } else {
+            moreParticipants.append(participant)
+        }
+    }
+
+    /// Ends the cascade: tells what joined it (``join(_:)``), once each, in order. Called by
+    /// whoever bound the cascade to ``current``, when that call returns.
+    public func end() {
+        guard let first = firstParticipant else { return }
+        firstParticipant = nil
+        let more = moreParticipants
+        moreParticipants = []
+        first.cascadeEnded(self)
+        for participant in more { participant.cascadeEnded(self) }
+    }
+}
+
+/// What joins a cascade (``SCXMLCascade/join(_:)``) to be told when it ends.
+public protocol SCXMLCascadeParticipant: AnyObject {
+    /// The cascade has ended: the call that ran it returned.
+    func cascadeEnded(_ cascade: SCXMLCascade)
 }

@@ -239,6 +239,7 @@ public struct SCXMLSession: Sendable {
                 return error
             }
         }
+        budget.end()
         if let violation = budget.violation { failure = .limitExceeded(violation) }
         guard let failure else { return endStep() }
         abandonCascade()

@@ -21,6 +21,7 @@ extension SCXMLChart {
         SCXMLCascade.$current.withValue(cascade) {
             do { try call() } catch { failure = error }
         }
+        cascade.end()
         if let violation = cascade.violation { throw MachineError<String, SCXMLEvent>.limitExceeded(violation) }
         if let failure { throw failure }
     }
