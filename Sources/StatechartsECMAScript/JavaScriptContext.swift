@@ -23,6 +23,9 @@ import Glibc
 final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
     let group: JSContextGroupRef
     let context: JSGlobalContextRef
+    /// The session whose variables these are.
+    let session: SCXMLSessionInfo
+    /// The session's limits (`session.limits`).
     let limits: SCXMLLimits
     /// When the evaluation running now must stop, and the cascade it draws on.
     private var deadline: ContinuousClock.Instant?
@@ -37,6 +40,9 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
     private var protectedValues: [JSValueRef] = []
     /// Assignment functions by location, made once each.
     private var assigners: [String: JSObjectRef] = [:]
+    /// Assignments of a compiled expression to a location, one function each (``assign(_:to:at:)``).
+    private var assignments: [AssignmentKey: JSObjectRef] = [:]
+    private var assignmentCombinator: JSObjectRef?
     /// Expressions compiled to functions once, by their text (see ``compiledExpression(_:)``);
     /// `nil` for one that is evaluated as a script each time.
     private var compiledExpressions: [String: JSObjectRef?] = [:]
@@ -47,6 +53,9 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
     private var armedCascade: SCXMLCascade?
     /// The time limit set in JavaScriptCore, in seconds; `nil` when none is set.
     private var armedLimit: Double?
+    /// Until when an evaluation of the armed cascade needs no change to the watchdog: a period
+    /// before `deadline`, while the limit set is a whole period; `nil` otherwise.
+    private var quietUntil: ContinuousClock.Instant?
     private var inFunctionClass: JSClassRef?
     /// The class of `_event`'s native getter (JavaScriptContext+Event.swift).
     var eventGetterClass: JSClassRef?
@@ -90,11 +99,12 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
         #endif
     }()
 
-    init(limits: SCXMLLimits) {
+    init(session: SCXMLSessionInfo) {
         _ = Self.trapsConfigured
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, nil)
-        self.limits = limits
+        self.session = session
+        self.limits = session.limits
         #if !canImport(Darwin) || JavaScriptCoreSPI
         let message = Self.makeString(
             "eval and the Function constructors are not available to documents: code comes from the document's text only"
@@ -112,6 +122,7 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
         clearWatchdog()
         for value in protectedValues { JSValueUnprotect(context, value) }
         for function in assigners.values { JSValueUnprotect(context, function) }
+        for function in assignments.values { JSValueUnprotect(context, function) }
         for case let function? in compiledExpressions.values { JSValueUnprotect(context, function) }
         if let boundEventObject { JSValueUnprotect(context, boundEventObject) }
         if let inFunctionClass { JSClassRelease(inFunctionClass) }
@@ -256,6 +267,19 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
         return result ?? JSValueMakeUndefined(context)
     }
 
+    /// Calls `function` with one argument, which needs no array.
+    func call(
+        _ function: JSObjectRef, with argument: JSValueRef?, at location: SourcePosition
+    ) throws(SCXMLEvaluationError) -> JSValueRef {
+        try armWatchdog(at: location)
+        var exception: JSValueRef?
+        var argument = argument
+        let result = JSObjectCallAsFunction(context, function, nil, 1, &argument, &exception)
+        disarmWatchdog()
+        if let exception { throw error(from: exception, at: location) }
+        return result ?? JSValueMakeUndefined(context)
+    }
+
     /// The evaluation error for a thrown value, with a sentence for a script that was stopped.
     func error(from exception: JSValueRef, at location: SourcePosition) -> SCXMLEvaluationError {
         let message = string(exception)
@@ -289,11 +313,19 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
             return
         }
         let cascade = SCXMLCascade.current
-        self.cascade = cascade
         // The library's own calls (binding _event) are charged to the document's last evaluation.
         if location.file != "statecharts" || evaluationLocation == nil { evaluationLocation = location }
-        let location = evaluationLocation ?? location
         let now = ContinuousClock.now
+        // The usual case: another evaluation of the cascade the watchdog is armed for, with more
+        // than a period left. Nothing changes but the depth.
+        if let cascade, cascade === armedCascade, cascade === self.cascade, !cascade.isStopped,
+            let quietUntil, now < quietUntil, cascade.scriptDeadline == deadline
+        {
+            evaluationDepth = 1
+            return
+        }
+        self.cascade = cascade
+        let location = evaluationLocation ?? location
         if cascade?.isStopped == true {
             // The session ends when the machine's step returns; until then nothing runs.
             var error = SCXMLEvaluationError("the script was not run: the cascade was stopped at a limit", at: location)
@@ -345,6 +377,7 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
             let (seconds, attoseconds) = remaining.components
             limit = max(Double(seconds) + Double(attoseconds) / 1e18, 0.0001)
         }
+        quietUntil = limit == Self.watchdogPeriod ? deadline - .milliseconds(10) : nil
         if armedLimit == limit { return }
         JSContextGroupSetExecutionTimeLimit(
             group, limit, Self.watchdogCallback, Unmanaged.passUnretained(self).toOpaque())
@@ -377,6 +410,7 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
     /// Clears the watchdog's time limit.
     private func clearWatchdog() {
         #if !canImport(Darwin) || JavaScriptCoreSPI
+        quietUntil = nil
         guard armedLimit != nil else { return }
         armedLimit = nil
         JSContextGroupClearExecutionTimeLimit(group)
@@ -578,20 +612,87 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
     /// Assigns `value` to `location` as strict-mode ECMAScript does: a location that does not
     /// exist, or cannot be assigned, is an error.
     func assign(_ value: JSValueRef, to location: String, at position: SourcePosition) throws(SCXMLEvaluationError) {
-        let function: JSObjectRef
-        if let made = assigners[location] {
-            function = made
-        } else {
-            let made = try evaluate(
-                "(function (value) { \"use strict\"; (" + location + "\n) = value; })", at: position)
-            guard let object = JSValueToObject(context, made, nil) else {
-                throw SCXMLEvaluationError("'\(location)' is not a location", at: position)
-            }
-            JSValueProtect(context, object)
-            assigners[location] = object
-            function = object
+        _ = try call(try setter(for: location, at: position), with: value, at: position)
+    }
+
+    /// The strict-mode function that assigns its argument to `location`, made once.
+    private func setter(for location: String, at position: SourcePosition) throws(SCXMLEvaluationError) -> JSObjectRef {
+        if let made = assigners[location] { return made }
+        let made = try evaluate(
+            "(function (value) { \"use strict\"; (" + location + "\n) = value; })", at: position)
+        guard let object = JSValueToObject(context, made, nil) else {
+            throw SCXMLEvaluationError("'\(location)' is not a location", at: position)
         }
-        _ = try call(function, [value], at: position)
+        JSValueProtect(context, object)
+        assigners[location] = object
+        return object
+    }
+
+    /// Assigns the value of `expression` to `location`, as evaluating the expression and then
+    /// ``assign(_:to:at:)`` do, in one call into JavaScriptCore when the expression is compiled
+    /// (``compiledExpression(_:)``).
+    ///
+    /// The call runs a function made once per pair from the expression's function and the
+    /// location's setter. What the expression throws comes back as a value, so that its error
+    /// has the expression's position, as when it is evaluated alone; what the setter throws has
+    /// the location's. When the expression is not compiled, or before the location's first
+    /// assignment has made its setter, the two steps run as two calls.
+    func assign(
+        _ expression: SCXMLExpression, to location: String, at position: SourcePosition
+    ) throws(SCXMLEvaluationError) {
+        let key = AssignmentKey(location: location, expression: expression.text)
+        guard let assignment = assignments[key] ?? makeAssignment(expression, to: location) else {
+            let value = try evaluateExpression(expression)
+            try assign(value, to: location, at: position)
+            return
+        }
+        let result = try call(assignment, [], at: position)
+        try checkHeapNow(at: position)
+        // `undefined` once assigned; `[thrown]` when the expression threw.
+        if JSValueIsObject(context, result), let thrown = JSValueToObject(context, result, nil) {
+            throw error(from: JSObjectGetPropertyAtIndex(context, thrown, 0, nil), at: expression.location)
+        }
+    }
+
+    /// The key of an assignment's function: the location's text and the expression's.
+    struct AssignmentKey: Hashable {
+        let location: String
+        let expression: String
+    }
+
+    /// Makes and caches the function of one assignment; `nil` when the expression is not
+    /// compiled, the location has no setter yet, or the cache is full. The setter is made by the
+    /// first assignment to the location, in two calls, as it always was: making it evaluates the
+    /// location's text, which must happen after the value, once.
+    private func makeAssignment(_ expression: SCXMLExpression, to location: String) -> JSObjectRef? {
+        guard assignments.count < Self.compiledExpressionLimit,
+            let value = compiledExpressions[expression.text] ?? compiledExpression(expression),
+            let setter = assigners[location],
+            let combine = assignmentCombinator ?? makeAssignmentCombinator()
+        else { return nil }
+        var arguments: [JSValueRef?] = [value, setter]
+        var exception: JSValueRef?
+        guard let made = JSObjectCallAsFunction(context, combine, nil, 2, &arguments, &exception),
+            exception == nil, let function = JSValueToObject(context, made, nil)
+        else { return nil }
+        JSValueProtect(context, function)
+        assignments[AssignmentKey(location: location, expression: expression.text)] = function
+        return function
+    }
+
+    /// The function that joins an expression's function and a setter into one assignment.
+    private func makeAssignmentCombinator() -> JSObjectRef? {
+        assignmentCombinator = makeFunction(
+            """
+            function (value, set) {
+                return function () {
+                    var result;
+                    try { result = value(); } catch (thrown) { return [thrown]; }
+                    set(result);
+                };
+            }
+            """)
+        return assignmentCombinator
     }
 
     /// Makes a function of ECMAScript source, kept for the context's life.

@@ -93,6 +93,47 @@ struct CompiledExpressionTests {
         #expect(session.log == ["same: true true 5", "next: false first second"])
     }
 
+    @Test("an assignment in one call: its value runs once, and each error keeps its own position")
+    func assignmentsInOneCall() throws {
+        // From the second assignment to a location on, the value and the setter run in one call
+        // into JavaScriptCore; every line below runs through both paths.
+        var session = try Session(
+            """
+            <datamodel>
+              <data id="count" expr="0"/><data id="runs" expr="0"/><data id="box" expr="({})"/>
+            </datamodel>
+            <state id="s">
+              <transition event="tick"><assign location="count" expr="count + 1"/></transition>
+              <transition event="list"><assign location="box.items" expr="[count, count * 2]"/></transition>
+              <transition event="bad-value"><assign location="count"
+                expr="(runs = runs + 1, missing.x)"/></transition>
+              <transition event="bad-location"><assign
+                location="nowhere.x" expr="(runs = runs + 1)"/></transition>
+              <transition event="show">
+                <log label="state" expr="[count, runs, JSON.stringify(box.items)].join(' ')"/>
+              </transition>
+              <transition event="error.execution">
+                <log label="error" expr="_event.data.line + ' ' + /missing|nowhere/.exec(_event.data.reason)"/>
+              </transition>
+            </state>
+            """)
+        for _ in 0..<3 {
+            try session.send("tick")
+            try session.send("list")
+        }
+        try session.send("show")
+        for _ in 0..<3 { try session.send("bad-value") }
+        try session.send("show")
+        for _ in 0..<3 { try session.send("bad-location") }
+        try session.send("show")
+        // The value's error is at its `expr` (line 9), the location's at its `location` (line 11).
+        let valueErrors = Array(repeating: "error: 9 missing", count: 3)
+        let locationErrors = Array(repeating: "error: 11 nowhere", count: 3)
+        #expect(
+            session.log
+                == ["state: 3 0 [3,6]"] + valueErrors + ["state: 3 3 [3,6]"] + locationErrors + ["state: 3 6 [3,6]"])
+    }
+
     @Test("each call gets the whole script time again, and one call's scripts share it")
     func watchdogThroughCascades() throws {
         // Each `spin` runs 60 ms of script; the budget is 150 ms per call.

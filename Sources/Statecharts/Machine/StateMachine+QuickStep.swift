@@ -129,14 +129,22 @@ extension StateMachine {
         guard kind >= 0 else { return reactWithoutObserver(to: .event(event, kind: kind)) }
         if chart.tables.maximumActiveAtomicStates <= 8 {
             // Room of a size known when compiled: space on the stack, without asking whether a
-            // temporary allocation of the chart's size fits there.
-            return withUnsafeTemporaryAllocation(of: EnabledTransition.self, capacity: 8) {
+            // temporary allocation of the chart's size fits there, and without a stack protector:
+            // only the selection loop writes there, at most `maximumActiveAtomicStates` entries.
+            return _withUnprotectedUnsafeTemporaryAllocation(of: EnabledTransition.self, capacity: 8) {
                 takeParallelQuickStep(event, kind: kind, selection: $0)
             }
         }
-        return withUnsafeTemporaryAllocation(
-            of: EnabledTransition.self, capacity: chart.tables.maximumActiveAtomicStates
-        ) {
+        return takeWideParallelQuickStep(event, kind: kind)
+    }
+
+    /// The parallel quick step of a chart with more than 8 active atomic states at once, out of
+    /// line: its room, of the chart's size, is a temporary allocation that needs the stack
+    /// protector, which the usual step then does without.
+    @inlinable
+    @inline(never)
+    mutating func takeWideParallelQuickStep(_ event: Event, kind: Int32) -> Bool {
+        withUnsafeTemporaryAllocation(of: EnabledTransition.self, capacity: chart.tables.maximumActiveAtomicStates) {
             takeParallelQuickStep(event, kind: kind, selection: $0)
         }
     }
