@@ -179,14 +179,8 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
     /// first evaluation compiles the expression to a function (``compiledExpression(_:)``), which
     /// later ones call: JavaScriptCore then parses it once, and its code is optimised as it runs.
     func evaluateExpression(_ expression: SCXMLExpression) throws(SCXMLEvaluationError) -> JSValueRef {
-        let compiled: JSObjectRef?
-        if let cached = compiledExpressions[expression.text] {
-            compiled = cached
-        } else {
-            compiled = compiledExpression(expression)
-        }
-        if let compiled {
-            let result = try call(compiled, [], at: expression.location)
+        if let compiled = function(of: expression) {
+            let result = try call(compiled, count: 0, arguments: nil, at: expression.location)
             try checkHeapNow(at: expression.location)
             return result
         }
@@ -198,6 +192,13 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
         var text = Substring(text)
         while let last = text.last, last == ";" || last.isWhitespace { text.removeLast() }
         return text
+    }
+
+    /// The expression's compiled function: the cached one, or compiled now; `nil` for one that is
+    /// evaluated as a script.
+    func function(of expression: SCXMLExpression) -> JSObjectRef? {
+        if let cached = compiledExpressions[expression.text] { return cached }
+        return compiledExpression(expression)
     }
 
     /// The most expressions compiled per context; others are evaluated as scripts each time.
@@ -257,24 +258,26 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
     func call(
         _ function: JSObjectRef, _ arguments: [JSValueRef?], at location: SourcePosition
     ) throws(SCXMLEvaluationError) -> JSValueRef {
-        try armWatchdog(at: location)
-        var exception: JSValueRef?
-        let result = arguments.withUnsafeBufferPointer { buffer in
-            JSObjectCallAsFunction(context, function, nil, buffer.count, buffer.baseAddress, &exception)
+        try arguments.withUnsafeBufferPointer { buffer throws(SCXMLEvaluationError) in
+            try call(function, count: buffer.count, arguments: buffer.baseAddress, at: location)
         }
-        disarmWatchdog()
-        if let exception { throw error(from: exception, at: location) }
-        return result ?? JSValueMakeUndefined(context)
     }
 
     /// Calls `function` with one argument, which needs no array.
     func call(
         _ function: JSObjectRef, with argument: JSValueRef?, at location: SourcePosition
     ) throws(SCXMLEvaluationError) -> JSValueRef {
+        var argument = argument
+        return try call(function, count: 1, arguments: &argument, at: location)
+    }
+
+    /// Calls `function` with the `count` arguments at `arguments`, under the watchdog.
+    func call(
+        _ function: JSObjectRef, count: Int, arguments: UnsafePointer<JSValueRef?>?, at location: SourcePosition
+    ) throws(SCXMLEvaluationError) -> JSValueRef {
         try armWatchdog(at: location)
         var exception: JSValueRef?
-        var argument = argument
-        let result = JSObjectCallAsFunction(context, function, nil, 1, &argument, &exception)
+        let result = JSObjectCallAsFunction(context, function, nil, count, arguments, &exception)
         disarmWatchdog()
         if let exception { throw error(from: exception, at: location) }
         return result ?? JSValueMakeUndefined(context)
@@ -358,7 +361,15 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
     /// callback stops the script only once the real deadline has passed, and otherwise lets it
     /// run another period. So one limit serves every evaluation of a cascade, and a script is
     /// stopped at most this long after its deadline.
-    static let watchdogPeriod = 0.01
+    static let watchdogPeriod: Duration = .milliseconds(10)
+    /// ``watchdogPeriod`` in seconds, as JavaScriptCore takes it.
+    static let watchdogPeriodSeconds = seconds(watchdogPeriod)
+
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
 
     /// Arms the watchdog for the evaluation that starts now, so that it asks at the deadline at
     /// the latest; clears it when scripts have no time limit. JavaScriptCore is called only when
@@ -371,13 +382,12 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
         }
         let remaining = deadline - now
         let limit: Double
-        if remaining >= .milliseconds(10) {
-            limit = Self.watchdogPeriod
+        if remaining >= Self.watchdogPeriod {
+            limit = Self.watchdogPeriodSeconds
         } else {
-            let (seconds, attoseconds) = remaining.components
-            limit = max(Double(seconds) + Double(attoseconds) / 1e18, 0.0001)
+            limit = max(Self.seconds(remaining), 0.0001)
         }
-        quietUntil = limit == Self.watchdogPeriod ? deadline - .milliseconds(10) : nil
+        quietUntil = limit == Self.watchdogPeriodSeconds ? deadline - Self.watchdogPeriod : nil
         if armedLimit == limit { return }
         JSContextGroupSetExecutionTimeLimit(
             group, limit, Self.watchdogCallback, Unmanaged.passUnretained(self).toOpaque())
@@ -641,12 +651,12 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
         _ expression: SCXMLExpression, to location: String, at position: SourcePosition
     ) throws(SCXMLEvaluationError) {
         let key = AssignmentKey(location: location, expression: expression.text)
-        guard let assignment = assignments[key] ?? makeAssignment(expression, to: location) else {
+        guard let assignment = assignments[key] ?? makeAssignment(key, of: expression) else {
             let value = try evaluateExpression(expression)
             try assign(value, to: location, at: position)
             return
         }
-        let result = try call(assignment, [], at: position)
+        let result = try call(assignment, count: 0, arguments: nil, at: position)
         try checkHeapNow(at: position)
         // `undefined` once assigned; `[thrown]` when the expression threw.
         if JSValueIsObject(context, result), let thrown = JSValueToObject(context, result, nil) {
@@ -664,10 +674,10 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
     /// compiled, the location has no setter yet, or the cache is full. The setter is made by the
     /// first assignment to the location, in two calls, as it always was: making it evaluates the
     /// location's text, which must happen after the value, once.
-    private func makeAssignment(_ expression: SCXMLExpression, to location: String) -> JSObjectRef? {
+    private func makeAssignment(_ key: AssignmentKey, of expression: SCXMLExpression) -> JSObjectRef? {
         guard assignments.count < Self.compiledExpressionLimit,
-            let value = compiledExpressions[expression.text] ?? compiledExpression(expression),
-            let setter = assigners[location],
+            let value = function(of: expression),
+            let setter = assigners[key.location],
             let combine = assignmentCombinator ?? makeAssignmentCombinator()
         else { return nil }
         var arguments: [JSValueRef?] = [value, setter]
@@ -676,7 +686,7 @@ final class JavaScriptContext: SCXMLCascadeParticipant, @unchecked Sendable {
             exception == nil, let function = JSValueToObject(context, made, nil)
         else { return nil }
         JSValueProtect(context, function)
-        assignments[AssignmentKey(location: location, expression: expression.text)] = function
+        assignments[key] = function
         return function
     }
 
