@@ -109,6 +109,9 @@ final class ChartTables: @unchecked Sendable {
     @usableFromInline let timeoutStateMask: UInt64
     /// States whose exit does more than leave the configuration and cancel their timeouts.
     @usableFromInline let quickExitWorkMask: UInt64
+    /// States whose entry does more than join the configuration (``StateFlags/entryWork``), in a
+    /// chart of up to 64 states: the only ones a walk of an entry mask visits one by one.
+    @usableFromInline let entryWorkMask: UInt64
     /// Whether ``StateMachine/send(_:)`` may take the quick step in every configuration of the
     /// chart: at most 63 states, a dense dispatch table, no parallel state (so that the
     /// configuration is one chain whose atomic state is its highest member), and no data model to
@@ -124,11 +127,21 @@ final class ChartTables: @unchecked Sendable {
     /// dispatch table needs two (the offset, then the list), and a shift where it multiplies. Empty
     /// unless ``allowsQuickSteps`` or ``allowsParallelQuickSteps``.
     @usableFromInline let quickFirstCandidates: UnsafeMutablePointer<Int32>
-    /// For the parallel quick step's search, at `state << quickKindShift | kind`: the state's
-    /// first candidate when it has one; otherwise `-2 - t` for the first candidate `t` of its
-    /// nearest ancestor that has one; -1 when no state on the chain has one. Empty unless
-    /// ``allowsParallelQuickSteps``.
+    /// For the parallel quick step, at `kind * stateCount + state` (kind by kind, so that a step
+    /// finds its event's row once, ``quickNearestCandidates(of:)``): the state's first candidate
+    /// when it has one without a guard; `-2 - t` when the first candidate `t` on the state's chain
+    /// (its own or its nearest ancestor's that has one) is an ancestor's or has a guard; -1 when
+    /// no state on the chain has one. So a step's loop tells by the sign alone the common case, a
+    /// candidate of the state's own to take. Empty unless ``allowsParallelQuickSteps``.
     @usableFromInline let quickNearestCandidates: UnsafeMutablePointer<Int32>
+
+    /// The row of ``quickNearestCandidates`` for the event kind `kind`, indexed by state.
+    @inlinable
+    @inline(__always)
+    func quickNearestCandidates(of kind: Int32) -> UnsafeMutablePointer<Int32> {
+        quickNearestCandidates + Int(kind) &* stateCount
+    }
+
     /// The shift that makes room for every event kind in ``quickFirstCandidates``: the kind count
     /// rounded up to a power of two, as an exponent.
     @usableFromInline let quickKindShift: Int
@@ -216,6 +229,7 @@ final class ChartTables: @unchecked Sendable {
         isSmall = layout.stateCount <= 64
         var subtree = [UInt64](repeating: 0, count: layout.stateCount)
         var quickExitWork: UInt64 = 0
+        var entryWork: UInt64 = 0
         var timeoutStates: UInt64 = 0
         var entry = [UInt64](repeating: 0, count: layout.transitionCount)
         var quickEntry = [UInt64](repeating: 0, count: layout.transitionCount)
@@ -237,6 +251,7 @@ final class ChartTables: @unchecked Sendable {
                 if !flags.isDisjoint(with: [.hasExitActions, .hasStateData, .hasHistoryChildren, .hasInvocations]) {
                     quickExitWork |= 1 << UInt64(state)
                 }
+                if !flags.isDisjoint(with: .entryWork) { entryWork |= 1 << UInt64(state) }
                 if flags.contains(.hasTimeouts) { timeoutStates |= 1 << UInt64(state) }
                 if flags.contains(.hasHistoryChildren) { historyParentStates |= 1 << UInt64(state) }
                 if layout.kinds[state].isHistory, layout.historySlots[state] >= 0 {
@@ -317,6 +332,7 @@ final class ChartTables: @unchecked Sendable {
         historyIsDeep = copy(historyDeepList)
         timeoutStateMask = timeoutStates
         quickExitWorkMask = quickExitWork
+        entryWorkMask = entryWork
         let quickSteps = layout.stateCount < 64 && isDense && !announcesEvents
         allowsQuickSteps = quickSteps && layout.maximumActiveAtomicStates == 1
         allowsParallelQuickSteps = quickSteps && layout.maximumActiveAtomicStates > 1
@@ -337,14 +353,23 @@ final class ChartTables: @unchecked Sendable {
         quickFirstCandidates = copy(firstCandidates)
         var nearestCandidates: [Int32] = []
         if quickSteps && layout.maximumActiveAtomicStates > 1 {
-            nearestCandidates = firstCandidates
+            let stateCount = layout.stateCount
+            nearestCandidates = [Int32](repeating: -1, count: layout.kindCount * stateCount)
             // Parents come before their children, so a parent's entry is final when a child reads it.
-            for state in 0..<layout.stateCount {
+            for state in 0..<stateCount {
                 let parent = Int(layout.parents[state])
-                guard parent >= 0 else { continue }
-                for kind in 0..<layout.kindCount where nearestCandidates[state << kindShift | kind] == -1 {
-                    let inherited = nearestCandidates[parent << kindShift | kind]
-                    nearestCandidates[state << kindShift | kind] = inherited >= 0 ? -2 - inherited : inherited
+                for kind in 0..<layout.kindCount {
+                    let own = firstCandidates[state << kindShift | kind]
+                    let nearest: Int32
+                    if own >= 0 {
+                        nearest = layout.guards[Int(own)] < 0 ? own : -2 - own
+                    } else if parent >= 0 {
+                        let inherited = nearestCandidates[kind * stateCount + parent]
+                        nearest = inherited >= 0 ? -2 - inherited : inherited
+                    } else {
+                        nearest = -1
+                    }
+                    nearestCandidates[kind * stateCount + state] = nearest
                 }
             }
         }

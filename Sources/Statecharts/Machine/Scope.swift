@@ -270,13 +270,13 @@ extension ScopeOperations where State: Hashable, Event: StatechartEvent, Event.K
     @inlinable
     static func forMachines() -> ScopeOperations {
         ScopeOperations(
+            // Each operation is one mutating call: a method called on `pointee` from here copies
+            // the machine's references (retaining and releasing each) around the call.
             raise: { raw, event in
-                let machine = raw.assumingMemoryBound(to: Machine.self)
-                machine.pointee.enqueueInternal(.event(event, kind: machine.pointee.kindIndex(of: event)))
+                raw.assumingMemoryBound(to: Machine.self).pointee.enqueueInternal(event)
             },
             send: { raw, event, delay, id in
-                let machine = raw.assumingMemoryBound(to: Machine.self)
-                machine.pointee.schedule(event, kind: machine.pointee.kindIndex(of: event), after: delay, id: id)
+                raw.assumingMemoryBound(to: Machine.self).pointee.schedule(event, after: delay, id: id)
             },
             cancel: { raw, id in
                 raw.assumingMemoryBound(to: Machine.self).pointee.cancelSends(id: id)

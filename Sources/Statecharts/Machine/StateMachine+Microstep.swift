@@ -181,32 +181,58 @@ extension StateMachine {
             let parent = Int(tables.historyParents[index])
             guard exiting & (1 &<< UInt64(parent)) != 0 else { continue }
             var members = configuration & tables.subtreeMasks[parent]
-            if tables.historyIsDeep[index] { members &= tables.atomicMask[0] }
-            let slot = Int(tables.historyStateSlots[index])
-            storage.history[slot].removeAll(keepingCapacity: true)
-            while members != 0 {
-                let state = members.trailingZeroBitCount
-                members &= members &- 1
-                if tables.historyIsDeep[index] || Int(tables.parents[state]) == parent {
-                    storage.history[slot].append(Int32(truncatingIfNeeded: state))
+            var recorded: UInt64
+            if tables.historyIsDeep[index] {
+                recorded = members & tables.atomicMask[0]
+            } else {
+                recorded = 0
+                while members != 0 {
+                    let state = members.trailingZeroBitCount
+                    members &= members &- 1
+                    if Int(tables.parents[state]) == parent { recorded |= 1 &<< UInt64(state) }
                 }
+            }
+            let slot = Int(tables.historyStateSlots[index])
+            // A record of as many states as the last one (the usual case) is written over it in
+            // place; otherwise it is emptied and filled again.
+            let rewritten = storage.history[slot].withUnsafeMutableBufferPointer { record in
+                guard record.count == recorded.nonzeroBitCount else { return false }
+                var remaining = recorded
+                var position = 0
+                while remaining != 0 {
+                    record[position] = Int32(truncatingIfNeeded: remaining.trailingZeroBitCount)
+                    remaining &= remaining &- 1
+                    position &+= 1
+                }
+                return true
+            }
+            if rewritten { continue }
+            storage.history[slot].removeAll(keepingCapacity: true)
+            while recorded != 0 {
+                storage.history[slot].append(Int32(truncatingIfNeeded: recorded.trailingZeroBitCount))
+                recorded &= recorded &- 1
             }
         }
     }
 
     /// Exits, in a chart of up to 64 states, the states of `exiting`, children before parents (in
-    /// reverse document order), each with its work.
+    /// reverse document order), each with its work. Only the states with work are visited: before
+    /// each one's work, the states after it leave the configuration at once, so that its work sees
+    /// the configuration it would see if every state were exited one by one.
     @inlinable
     mutating func exitStates<Observer: MachineObserver>(
         walking exiting: UInt64, signal: UnsafePointer<Signal<Event>>?, observer: inout Observer
     ) where Observer.State == State, Observer.Event == Event {
         var record: MicrostepRecord?
-        var remaining = exiting
+        var remaining = exiting & chart.tables.exitWorkMask
         while remaining != 0 {
             let state = 63 &- remaining.leadingZeroBitCount
-            remaining &= ~(1 &<< UInt64(state))
+            let bit: UInt64 = 1 &<< UInt64(state)
+            remaining &= ~bit
+            active.first &= ~(exiting & ~(bit | (bit &- 1)))
             exitState(state, signal: signal, record: &record, observer: &observer)
         }
+        active.first &= ~exiting
     }
 
     /// Exits the active states below `domain`, children before parents.
@@ -289,17 +315,23 @@ extension StateMachine {
 
     /// Enters, in a chart of up to 64 states, the states of `entering` (the entry plans of the
     /// transitions, none of which enters a state by default whose initial transition has an
-    /// action), parents before children (in document order), each with its work.
+    /// action), parents before children (in document order), each with its work. Only the states
+    /// with work are visited (``ChartTables/entryWorkMask``): before each one's work, the states
+    /// before it join the configuration at once, so that its work sees the configuration it would
+    /// see if every state were entered one by one.
     @inlinable
     mutating func enterStates<Observer: MachineObserver>(
         walking entering: UInt64, signal: UnsafePointer<Signal<Event>>?, observer: inout Observer
     ) where Observer.State == State, Observer.Event == Event {
-        var remaining = entering
+        var remaining = entering & chart.tables.entryWorkMask
         while remaining != 0 {
             let state = remaining.trailingZeroBitCount
+            let bit: UInt64 = 1 &<< UInt64(state)
             remaining &= remaining &- 1
+            active.first |= entering & (bit &- 1)
             enterState(state, byDefault: false, historyDefault: -1, signal: signal, observer: &observer)
         }
+        active.first |= entering
     }
 
     /// Enters the states of a transition's precomputed entry plan, in order.

@@ -14,13 +14,16 @@ struct ParallelSelection {
     @inlinable
     init() {}
 
-    /// Adds `transition` at the end of `buffer`, with the masks and flags of `tables`.
+    /// Adds `transition` at the end of `buffer`, with the masks and flags of `tables`. Only the
+    /// entry's transition is written: the general microstep's path computes every domain
+    /// (``StateMachine/resolveDomains(_:count:)``, ``StateMachine/removeConflictingTransitions(_:count:)``)
+    /// before it reads one, and the quick path reads none.
     @inlinable
     @inline(__always)
     mutating func add(
         _ transition: Int32, to buffer: UnsafeMutableBufferPointer<EnabledTransition>, tables: ChartTables
     ) {
-        buffer[count] = EnabledTransition(transition: transition, domain: ChartLayout.noDomain)
+        buffer[count].transition = transition
         count &+= 1
         let subtree = tables.exitMasks[Int(transition)]
         overlaps |= domains & subtree
@@ -157,20 +160,24 @@ extension StateMachine {
         _ event: Event, kind: Int32, selection buffer: UnsafeMutableBufferPointer<EnabledTransition>
     ) -> Bool {
         unowned(unsafe) let tables = chart.tables
+        let candidates = tables.quickNearestCandidates(of: kind)
         var selection = ParallelSelection()
         var atomics = active.first & tables.atomicMask[0]
         while atomics != 0 {
             let atomic = atomics.trailingZeroBitCount
             atomics &= atomics &- 1
-            // Most often each atomic state's first candidate, without a guard, is taken: that
-            // loop calls nothing, and keeps the selection in registers. Otherwise the selection
-            // starts again, in full, out of line (nothing was evaluated yet).
-            let transition = tables.quickFirstCandidates[atomic &<< tables.quickKindShift | Int(kind)]
-            if transition < 0 || tables.guards[Int(transition)] >= 0 {
+            // Most often each atomic state's own first candidate, without a guard, is taken: that
+            // loop calls nothing, reads no guard, and keeps the selection in registers.
+            let nearest = candidates[atomic]
+            if nearest < 0 {
+                // No candidate on the state's chain: nothing to select for it.
+                if nearest == -1 { continue }
+                // A guard, or an ancestor's transition: the selection starts again, in full, out
+                // of line (no guard was evaluated yet).
                 selection = selectParallelTransitions(event, kind: kind, into: buffer)
                 break
             }
-            selection.add(transition, to: buffer, tables: tables)
+            selection.add(nearest, to: buffer, tables: tables)
         }
         let count = selection.count
         if count == 0 { return false }
@@ -237,6 +244,7 @@ extension StateMachine {
         _ event: Event, kind: Int32, into buffer: UnsafeMutableBufferPointer<EnabledTransition>
     ) -> ParallelSelection {
         unowned(unsafe) let tables = chart.tables
+        let nearestCandidates = tables.quickNearestCandidates(of: kind)
         var selection = ParallelSelection()
         var atomics = active.first & tables.atomicMask[0]
         while atomics != 0 {
@@ -244,7 +252,7 @@ extension StateMachine {
             atomics &= atomics &- 1
             // The nearest candidate on the atomic state's chain, from the table; the search in
             // full only when it has a guard.
-            let nearest = tables.quickNearestCandidates[atomic &<< tables.quickKindShift | Int(kind)]
+            let nearest = nearestCandidates[atomic]
             if nearest == -1 { continue }
             let candidate = nearest >= 0 ? nearest : -2 - nearest
             let transition: Int32

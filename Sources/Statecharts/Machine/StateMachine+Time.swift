@@ -64,6 +64,13 @@ extension StateMachine {
         return withUniqueExtras { storage in storage.timers.removeDelayedEvents(id: id) }
     }
 
+    /// Queues the user's `event` on the external queue now, or when `delay` nanoseconds have
+    /// passed (see ``schedule(_:kind:after:id:)``), with its kind found here.
+    @inlinable
+    mutating func schedule(_ event: Event, after delay: Int64, id: String?) {
+        schedule(event, kind: kindIndex(of: event), after: delay, id: id)
+    }
+
     /// Queues the user's `event`, of kind `kind`, on the external queue now, or when `delay`
     /// nanoseconds have passed: what a scope's `send(_:after:id:)` does.
     @inlinable

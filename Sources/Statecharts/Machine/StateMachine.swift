@@ -251,6 +251,12 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
         }
     }
 
+    /// Raises the user's `event` on the internal queue, with its kind found here.
+    @inlinable
+    mutating func enqueueInternal(_ event: Event) {
+        enqueueInternal(.event(event, kind: kindIndex(of: event)))
+    }
+
     @inlinable
     mutating func enqueueInternal(_ signal: Signal<Event>) {
         mutableAnnex().internalQueue.append(signal)

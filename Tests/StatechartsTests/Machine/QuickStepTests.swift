@@ -355,6 +355,61 @@ import Testing
         ]
     }
 
+    /// An action that logs which of `states` are active while it runs.
+    static func seeing(_ label: String, _ states: [String]) -> StatechartAction<String, NamedEvent, Log> {
+        { scope in
+            var seen: [String] = []
+            for state in states where scope.isActive(state) { seen.append(state) }
+            scope.context.append("\(label): \(seen.joined(separator: " "))")
+        }
+    }
+
+    @Test(
+        "exit and entry actions on the mask path see the configuration of a walk state by state, as on the general path"
+    )
+    func walksShowEachActionItsConfiguration() throws {
+        let states = ["a", "a1", "a11", "b", "b1", "b11", "c"]
+        let chart = try TestChart(initial: "a") {
+            StateNode("a", initial: "a1") {
+                OnExit(Self.seeing("exit a", states))
+                StateNode("a1", initial: "a11") {
+                    StateNode("a11") {
+                        OnExit(Self.seeing("exit a11", states))
+                        On("go", to: "b11")
+                    }
+                }
+            }
+            StateNode("b", initial: "b1") {
+                OnEntry(Self.seeing("enter b", states))
+                StateNode("b1", initial: "b11") {
+                    StateNode("b11") {
+                        OnEntry(Self.seeing("enter b11", states))
+                        On("back", to: "a")
+                    }
+                }
+            }
+            StateNode("c")
+        }
+        #expect(chart.storage.tables.isSmall)
+        var quick = try started(chart)
+        var general = try started(chart)
+        let viaQuick = try logged(&quick) { try $0.send("go") }
+        let viaGeneral = try logged(&general) { machine in
+            var recorder = MachineRecorder<String, NamedEvent>()
+            try machine.send("go", observer: &recorder)
+        }
+        // Children leave before their parents, each after its own exit actions; parents join
+        // before their children, each before its own entry actions.
+        #expect(viaQuick == ["exit a11: a a1 a11", "exit a: a", "enter b: b", "enter b11: b b1 b11"])
+        #expect(viaQuick == viaGeneral)
+        #expect(quick.configuration == general.configuration)
+        // Back: no state exited or entered has work, and the configuration changes by masks.
+        #expect(try logged(&quick) { try $0.send("back") } == [])
+        try general.send("back")
+        #expect(quick.configuration == general.configuration)
+        #expect(quick.isActive("a11") && !quick.isActive("b"))
+    }
+
     @Test("a start that only enters the initial configuration is one store, and does what the general start does")
     func quickStart() throws {
         for (name, quick, make) in Self.startCases() {
