@@ -13,10 +13,17 @@ struct EventKindMap<Event: StatechartEvent> where Event.Kind: Hashable {
     var readsDiscriminator: Bool { discriminatorCount > 0 }
     @usableFromInline let byKind: [Event.Kind: Int32]
     @usableFromInline let byName: [String: Int32]
+    /// For kinds that are strings, whose names are the kinds themselves: the names without a
+    /// dictionary's hash (not usable for other kinds, nor for names that would probe too far).
+    @usableFromInline let nameTable: NameIndexTable
 
     init(userKinds: [Event.Kind], byKind: [Event.Kind: Int32], byName: [String: Int32]) {
         self.byKind = byKind
         self.byName = byName
+        // A string kind is its own name (`StatechartEvent.name(of:)`), and the user's kinds come
+        // first in `byName` as in `byKind`: the name table gives what `slowIndex` gives.
+        let stringKinds = Event.Kind.self == String.self
+        nameTable = NameIndexTable(stringKinds ? byName : [:], isUsable: stringKinds)
         let size = MemoryLayout<Event.Kind>.size
         var verified = size <= 1 && !userKinds.isEmpty && userKinds.count <= 256
         if verified {

@@ -147,6 +147,23 @@ extension Statechart where Context: DataModel, Context.Event == Event, Event: Se
     }
 }
 
+extension Statechart where Context: DataModel, Context.Event == Event, Event: Sendable {
+    /// Builds a chart whose context is a ``DataModel`` that is told of every event only when
+    /// `announcingEvents`: for a data model that cannot read the events it is told of (SCXML's null
+    /// data model), whose machines then take the quick steps of a chart without a data model.
+    @inlinable
+    package init(
+        name: String, initial: [State], elements: [ChartElement<State, Event, Context>], maximumDepth: Int,
+        source: (any Sendable)?, announcingEvents: Bool
+    ) throws(ChartValidationError) {
+        var binder: (@Sendable (inout Context, ProcessedEvent<Event>) -> Void)?
+        if announcingEvents { binder = { $0.bind($1) } }
+        try self.init(
+            name: name, initial: initial, elements: elements, microstepLimit: Self.defaultMicrostepLimit,
+            maximumDepth: maximumDepth, source: source, binder: binder, operations: .forMachines())
+    }
+}
+
 extension Statechart where Context == Void {
     /// A machine of this chart, which has no context.
     @inlinable

@@ -20,6 +20,10 @@ final class MachineExtras<Event>: @unchecked Sendable {
     /// history slot. Kept here rather than in the annex, so that a machine whose only extra state
     /// is its history still takes quick steps (they need no annex).
     @exclusivity(unchecked) @usableFromInline var history: HistoryValues = []
+    /// Whether the machine stops before its next external event while effects wait
+    /// (``StateMachine/pausesAtEffects``). Kept here rather than in the annex, so that a machine
+    /// that pauses at effects (every SCXML session's) still takes quick steps while none wait.
+    @exclusivity(unchecked) @usableFromInline var pausesAtEffects = false
 
     @inlinable
     init() {}
@@ -31,6 +35,7 @@ final class MachineExtras<Event>: @unchecked Sendable {
         copy.nextSerial = nextSerial
         copy.annex = annex?.copy()
         copy.history = history
+        copy.pausesAtEffects = pausesAtEffects
         return copy
     }
 
@@ -93,9 +98,6 @@ final class MachineAnnex<Event>: @unchecked Sendable {
     /// Whether the machine has sent events outside with a delay, which a `cancel(id:)` must then
     /// also reach.
     @exclusivity(unchecked) @usableFromInline var hasSentDelayedEventsOut = false
-    /// Whether the machine stops before its next external event while effects wait
-    /// (``StateMachine/pausesAtEffects``).
-    @exclusivity(unchecked) @usableFromInline var pausesAtEffects = false
     @exclusivity(unchecked) @usableFromInline var nextInvocation: UInt64 = 0
 
     @inlinable
@@ -116,7 +118,6 @@ final class MachineAnnex<Event>: @unchecked Sendable {
         copy.liveInvocations = liveInvocations
         copy.effects = effects
         copy.hasSentDelayedEventsOut = hasSentDelayedEventsOut
-        copy.pausesAtEffects = pausesAtEffects
         copy.nextInvocation = nextInvocation
         return copy
     }

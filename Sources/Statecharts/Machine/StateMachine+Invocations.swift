@@ -170,18 +170,18 @@ extension StateMachine {
     /// the timer whose step left the effects; the runtime takes the effects with ``takeEffects()``,
     /// delivers what they send, and calls ``advance(to:)`` again for the timers still due.
     public var pausesAtEffects: Bool {
-        get { extras?.annex?.pausesAtEffects ?? false }
+        get { extras?.pausesAtEffects ?? false }
         set {
             guard newValue != pausesAtEffects else { return }
-            mutableAnnex().pausesAtEffects = newValue
+            mutableExtras().pausesAtEffects = newValue
         }
     }
 
     /// Whether the machine is paused: it pauses at effects, and effects wait.
     @inlinable
     var isPausedAtEffects: Bool {
-        guard let annex = extras?.annex else { return false }
-        return annex.pausesAtEffects && !annex.effects.isEmpty
+        guard let extras, extras.pausesAtEffects, let annex = extras.annex else { return false }
+        return !annex.effects.isEmpty
     }
 
     /// The invocations running now, oldest first.

@@ -88,7 +88,8 @@ extension StateMachine {
             // annex, a timer due, the machine finished, eventless transitions to search (after an
             // unhandled event too: a step stopped at the microstep limit left some), or an
             // unhandled event to reject.
-            if hasNothingPending && packed.isRunning && active.first & tables.eventlessAtomicMask == 0
+            if Self.nothingPending(extras, at: time) && packed.isRunning
+                && active.first & tables.eventlessAtomicMask == 0
                 && (handled || unhandledEvents == .ignore)
             {
                 return handled
@@ -98,7 +99,8 @@ extension StateMachine {
         // Kept apart from the chain's quick step above, whose code it would otherwise change.
         if tables.allowsParallelQuickSteps && packed.isRunning && extras?.annex == nil {
             let handled = takeParallelQuickStep(event)
-            if hasNothingPending && packed.isRunning && active.first & tables.eventlessAtomicMask == 0
+            if Self.nothingPending(extras, at: time) && packed.isRunning
+                && active.first & tables.eventlessAtomicMask == 0
                 && (handled || unhandledEvents == .ignore)
             {
                 return handled
@@ -110,9 +112,12 @@ extension StateMachine {
 
     /// Whether nothing waits for the rest of a step: no annex (queued events, invocations,
     /// effects) and no timer due.
+    ///
+    /// Given the extras and the time rather than read from `self`: a getter on a machine whose
+    /// context is large (an SCXML session's) copied the whole machine to read them.
     @inlinable
     @inline(__always)
-    var hasNothingPending: Bool {
+    static func nothingPending(_ extras: MachineExtras<Event>?, at time: Int64) -> Bool {
         guard let extras else { return true }
         return extras.annex == nil && extras.timers.firstDeadline > time
     }

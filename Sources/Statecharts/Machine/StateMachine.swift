@@ -193,6 +193,12 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
         let kind = event.kind
         let byte = EventKindMap<Event>.discriminator(of: kind)
         if byte < storage.kindMap.discriminatorCount { return Int32(truncatingIfNeeded: byte) }
+        // A string kind (an SCXML event's name): the chart's names without hashing them. The test
+        // of the type is decided when the machine's code is specialised.
+        if Event.Kind.self == String.self {
+            unowned(unsafe) let table = storage.kindMap.nameTable
+            if let index = table.index(of: unsafeBitCast(kind, to: String.self)) { return index }
+        }
         return storage.kindMap.slowIndex(of: kind)
     }
 

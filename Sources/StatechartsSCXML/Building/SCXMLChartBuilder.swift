@@ -68,9 +68,10 @@ struct SCXMLChartBuilder {
         }
         let chart: Statechart<String, SCXMLEvent, SCXMLContext>
         do {
+            // A model that cannot read `_event` is not told of each event (see readsBoundEvents).
             chart = try Statechart(
                 name: document.name ?? "scxml", initial: document.initial, elements: elements,
-                maximumDepth: SCXMLReader.maximumDepth, source: document)
+                maximumDepth: SCXMLReader.maximumDepth, source: document, announcingEvents: model.readsBoundEvents)
         } catch {
             for problem in error.problems {
                 diagnostics.append(

@@ -32,6 +32,10 @@ public struct NullDataModel: SCXMLDataModel {
         "the null data model has no variables or scripts, so it cannot run \(feature.element)"
     }
 
+    /// No expression of the null data model can read `_event`, so its machines are not told of
+    /// each event.
+    public static var readsBoundEvents: Bool { false }
+
     /// Nothing to bind.
     public mutating func bind(_ event: SCXMLEvent) {}
 

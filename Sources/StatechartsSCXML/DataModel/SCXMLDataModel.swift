@@ -26,7 +26,14 @@ public protocol SCXMLDataModel: Sendable, Codable {
     /// A model for a new session.
     init(session: SCXMLSessionInfo)
 
-    /// The event about to be processed: SCXML's `_event`.
+    /// Whether the model reads what ``bind(_:)`` gives it. A model that never reads `_event` (the
+    /// null data model has no expressions that could) says `false`, and its machines are then not
+    /// told of each event: they take the same quick steps as a chart written in Swift. The default
+    /// is `true`.
+    static var readsBoundEvents: Bool { get }
+
+    /// The event about to be processed: SCXML's `_event`. Called for every event when
+    /// ``readsBoundEvents`` is `true`; never otherwise.
     mutating func bind(_ event: SCXMLEvent)
 
     /// The value of a condition (`cond`).
@@ -65,6 +72,9 @@ public protocol SCXMLDataModel: Sendable, Codable {
 }
 
 extension SCXMLDataModel {
+    /// A model reads the events it is bound to, unless it says otherwise.
+    public static var readsBoundEvents: Bool { true }
+
     /// Any inline content can be used, as a string.
     public static func problem(with content: SCXMLInlineContent) -> String? { nil }
 
@@ -112,7 +122,9 @@ public enum SCXMLFeature: String, Sendable, Hashable {
 /// What a data model knows of its session.
 public struct SCXMLSessionInfo: Sendable, Hashable, Codable {
     /// The session identifier (SCXML's `_sessionid`).
-    public var id: String
+    public var id: String {
+        didSet { scxmlLocation = Self.scxmlLocation(of: id) }
+    }
     /// The document's name (SCXML's `_name`).
     public var name: String?
     /// What the session's document may take: script time, JavaScript heap, `<foreach>` items, ...
@@ -131,14 +143,18 @@ public struct SCXMLSessionInfo: Sendable, Hashable, Codable {
         invokerTypes: [String] = []
     ) {
         self.id = id
+        scxmlLocation = Self.scxmlLocation(of: id)
         self.name = name
         self.limits = limits
         self.eventProcessors = eventProcessors
         self.invokerTypes = invokerTypes
     }
 
-    /// The session's location at SCXML's own event I/O processor: `#_scxml_ID`.
-    public var scxmlLocation: String { "#_scxml_\(id)" }
+    /// The session's location at SCXML's own event I/O processor: `#_scxml_ID`. Kept with the
+    /// identifier, since every `<send>` names it as the event's origin.
+    public private(set) var scxmlLocation: String
+
+    static func scxmlLocation(of id: String) -> String { "#_scxml_\(id)" }
 
     /// Every event I/O processor of the session, by each `type` value that names it, with the
     /// session's location there: what `_ioprocessors` holds.
@@ -166,6 +182,7 @@ public struct SCXMLSessionInfo: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
+        scxmlLocation = Self.scxmlLocation(of: id)
         name = try container.decodeIfPresent(String.self, forKey: .name)
         limits = try container.decodeIfPresent(SCXMLLimits.self, forKey: .limits) ?? .default
         eventProcessors = try container.decodeIfPresent([SCXMLProcessorEntry].self, forKey: .eventProcessors) ?? []

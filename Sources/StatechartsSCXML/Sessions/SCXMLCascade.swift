@@ -17,7 +17,8 @@ import Statecharts
 /// does: a data model may keep something set up for the whole cascade (the ECMAScript model keeps
 /// its script watchdog armed from one evaluation to the next) and undoes it then.
 ///
-/// Not thread-safe on its own: a session runs on one thread at a time, and so does its cascade.
+/// Not thread-safe on its own: a session runs on one thread at a time, and so does its cascade,
+/// which is why its properties skip the dynamic exclusivity checks of class properties.
 public final class SCXMLCascade: @unchecked Sendable {
     /// The cascade of the session call running on this task or thread; `nil` outside one.
     @TaskLocal public static var current: SCXMLCascade?
@@ -25,19 +26,19 @@ public final class SCXMLCascade: @unchecked Sendable {
     /// The limits of the session.
     public let limits: SCXMLLimits
     /// When the cascade's script time is spent; `nil` when scripts have no time limit.
-    public private(set) var scriptDeadline: ContinuousClock.Instant?
+    @exclusivity(unchecked) public private(set) var scriptDeadline: ContinuousClock.Instant?
     /// The first limit a session went past during the cascade; it ends the session.
-    public private(set) var violation: LimitViolation?
+    @exclusivity(unchecked) public private(set) var violation: LimitViolation?
     /// The Swift code of the guards the documents name (``SCXMLSession/Options/guards``).
     public let namedGuards: [String: SCXMLNamedGuard]
     /// The Swift code of the actions the documents name (``SCXMLSession/Options/actions``).
     public let namedActions: [String: SCXMLNamedAction]
     /// Whether a session went past a limit during the cascade (``violation`` is set).
-    public private(set) var isStopped = false
+    @exclusivity(unchecked) public private(set) var isStopped = false
     /// What ``end()`` tells, in the order they joined: the first kept inline, so that the usual
     /// cascade, with one data model that joins, allocates nothing for it.
-    private var firstParticipant: (any SCXMLCascadeParticipant)?
-    private var moreParticipants: [any SCXMLCascadeParticipant] = []
+    @exclusivity(unchecked) private var firstParticipant: (any SCXMLCascadeParticipant)?
+    @exclusivity(unchecked) private var moreParticipants: [any SCXMLCascadeParticipant] = []
 
     /// A cascade that starts now.
     public init(
@@ -48,6 +49,18 @@ public final class SCXMLCascade: @unchecked Sendable {
         self.namedGuards = namedGuards
         self.namedActions = namedActions
         scriptDeadline = limits.scriptTime.map { ContinuousClock.now + $0 }
+    }
+
+    /// Makes an ended cascade (``end()``) new again, for the next call of the session that made it:
+    /// a whole budget, no violation. The session reuses its cascade only while it holds the sole
+    /// reference to it, so nothing that saw the last call sees this change.
+    func restart() {
+        scriptDeadline = limits.scriptTime.map { ContinuousClock.now + $0 }
+        // A violation is recorded with isStopped, so only a stopped cascade has one to drop.
+        if isStopped {
+            violation = nil
+            isStopped = false
+        }
     }
 
     /// Gives the scripts a whole budget again: a call that moves time on runs one cascade per

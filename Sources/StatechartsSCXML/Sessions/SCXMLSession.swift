@@ -46,6 +46,9 @@ public struct SCXMLSession: Sendable {
     /// each other (or themselves) events end in an error, never in a hang.
     var cascade = 0
     var recorder = MachineRecorder<String, SCXMLEvent>()
+    /// The cascade of the last call, ended, kept to be made new again by the next call while the
+    /// session holds the only reference to it (see ``makeCascade()``).
+    var spareCascade: SCXMLCascade?
     /// The error that ended the session: a limit it went past (`MachineError.limitExceeded`).
     /// An ended session takes no more calls: each throws this error again.
     public internal(set) var endedBy: MachineError<String, SCXMLEvent>?
@@ -230,7 +233,7 @@ public struct SCXMLSession: Sendable {
     ) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
         if let endedBy { throw endedBy }
         beginStep()
-        let budget = SCXMLCascade(limits: options.limits, namedGuards: options.guards, namedActions: options.actions)
+        let budget = makeCascade()
         var failure = SCXMLCascade.$current.withValue(budget) { () -> MachineError<String, SCXMLEvent>? in
             do throws(MachineError<String, SCXMLEvent>) {
                 try body(&self)
@@ -258,10 +261,23 @@ public struct SCXMLSession: Sendable {
         close()
     }
 
+    /// Starts a call's step. Its cascade is made afterwards, with a whole budget of its own.
     mutating func beginStep() {
         host.router.step = SCXMLStep()
-        beginInstant()
+        cascade = 0
         if options.recordsMicrosteps { recorder = MachineRecorder() }
+    }
+
+    /// The cascade of a new call: the last call's, made new again, when nothing else holds it (a
+    /// copy of the session, or a data model that kept it); otherwise a new one, kept for the next.
+    mutating func makeCascade() -> SCXMLCascade {
+        if isKnownUniquelyReferenced(&spareCascade), let reused = spareCascade {
+            reused.restart()
+            return reused
+        }
+        let made = SCXMLCascade(limits: options.limits, namedGuards: options.guards, namedActions: options.actions)
+        spareCascade = made
+        return made
     }
 
     /// Starts the cascade of a new instant: its deliveries are counted, and its scripts timed, from

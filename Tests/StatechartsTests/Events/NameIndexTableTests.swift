@@ -1,0 +1,90 @@
+import Testing
+
+@testable import Statecharts
+
+@Suite struct NameIndexTableTests {
+    /// Names of every shape a table meets: short ones stored inline in the string, long ones on
+    /// the heap, dotted SCXML names, non-ASCII ones and the empty name.
+    static func names(count: Int, seed: UInt64) -> [String] {
+        var generator = RandomText(seed: seed)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz.é中😀_0123456789")
+        var result: Set<String> = [""]
+        while result.count < count {
+            let length = generator.below(40)
+            result.insert(String((0..<length).map { _ in alphabet[generator.below(alphabet.count)] }))
+        }
+        return result.sorted()
+    }
+
+    @Test("the table finds every name at its dictionary index, and -1 for a name it does not hold", arguments: 0..<20)
+    func agreesWithTheDictionary(seed: UInt64) throws {
+        let all = Self.names(count: 60, seed: seed)
+        let held = Array(all.prefix(40))
+        var byName: [String: Int32] = [:]
+        for (index, name) in held.enumerated() { byName[name] = Int32(index) }
+        let table = NameIndexTable(byName, isUsable: true)
+        guard table.isUsable else { return }  // the names fell into one long run: the dictionary serves them
+        for name in held { #expect(table.index(of: name) == byName[name]) }
+        for name in all.dropFirst(40) { #expect(table.index(of: name) == -1) }
+        // The same name from a string built another way (a substring, a concatenation).
+        let long = held.max { $0.utf8.count < $1.utf8.count } ?? ""
+        #expect(table.index(of: String(long.dropFirst(0))) == byName[long])
+        #expect(table.index(of: "" + long) == byName[long])
+    }
+
+    @Test("names in one long run of slots leave the table unused, and the chart finds them by its dictionary")
+    func collidingNamesFallBackToTheDictionary() throws {
+        // Nine names on one slot of the 64 a table of nine names has: one run of nine.
+        let slot: (String) -> Int = { name in
+            var copy = name
+            return copy.withUTF8 { Int(truncatingIfNeeded: NameIndexTable.hash($0)) } & 63
+        }
+        let colliding = Array((0..<100_000).lazy.map { "e\($0)" }.filter { slot($0) == 5 }.prefix(9))
+        #expect(colliding.count == 9)
+        var byName: [String: Int32] = [:]
+        for (index, name) in colliding.enumerated() { byName[name] = Int32(index) }
+        #expect(!NameIndexTable(byName, isUsable: true).isUsable)
+        #expect(NameIndexTable.longestRun(of: [0, -1, 2, 3, 4, -1]) == 3)
+        #expect(NameIndexTable.longestRun(of: [0, 1, -1, 2, 3, 4]) == 5)  // a run around the end
+
+        // A chart of those names still sends each to its own transition.
+        let chart = try Statechart<Int, NamedEvent, Void>(initial: 0) {
+            StateNode(0) {
+                for (index, name) in colliding.enumerated() { On(name, to: index + 1) }
+            }
+            for index in colliding.indices { StateNode(index + 1) }
+        }
+        #expect(!chart.storage.kindMap.nameTable.isUsable)
+        for (index, name) in colliding.enumerated() {
+            var machine = chart.makeMachine()
+            try machine.start()
+            #expect(try machine.send(NamedEvent(name)))
+            #expect(machine.activeStates == [index + 1])
+        }
+        var machine = chart.makeMachine()
+        try machine.start()
+        #expect(try !machine.send(NamedEvent("e-none")))
+    }
+
+    @Test("a chart of string kinds finds its events through the table; a chart of enum kinds does not use one")
+    func chartsUseTheTableForStringKinds() throws {
+        let chart = try Statechart<String, NamedEvent, Void>(initial: "idle") {
+            StateNode("idle") { On("start", to: "running") }
+            StateNode("running") {
+                On("done.state.x", to: "idle")
+                On("pause", to: "idle")
+            }
+        }
+        #expect(chart.storage.kindMap.nameTable.isUsable)
+        var machine = chart.makeMachine()
+        try machine.start()
+        #expect(try machine.send(NamedEvent("start")))
+        #expect(try !machine.send(NamedEvent("start")))
+        #expect(try machine.send(NamedEvent("pause")))
+        #expect(machine.activeStates == ["idle"])
+        let enumChart = try Statechart<Int, TableFlip, Void>(initial: 0) { StateNode(0) { On(.flip, to: 0) } }
+        #expect(!enumChart.storage.kindMap.nameTable.isUsable)
+    }
+}
+
+enum TableFlip: StatechartEvent, CaseIterable, Hashable, Sendable { case flip }
