@@ -228,6 +228,10 @@ public struct SCXMLSession: Sendable {
     /// Runs one call of the session as a cascade: under a budget of its own, bound to
     /// ``SCXMLCascade/current`` so that every session's data model draws on it. A call that fails
     /// abandons its cascade; one that goes past a limit also ends the session.
+    ///
+    /// Inlined into each call: specialised for its closure instead, it took what the closure
+    /// captures (the event of ``send(_:)``) as copies.
+    @inline(__always)
     mutating func runCascade(
         _ body: (inout SCXMLSession) throws(MachineError<String, SCXMLEvent>) -> Void
     ) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
@@ -297,13 +301,16 @@ public struct SCXMLSession: Sendable {
         host.router.pendingHead = 0
     }
 
+    /// The call's step: its logs, and what the recorder saw when the session records microsteps.
     mutating func endStep() -> SCXMLStep {
         var result = host.router.step
+        host.router.step = SCXMLStep()
+        // Every use of the recorder is under `recordsMicrosteps`: without it, it holds nothing.
+        guard options.recordsMicrosteps else { return result }
         result.microsteps = recorder.microsteps
         let document = chart.document.location
         result.errors = recorder.events.compactMap { SCXMLErrorData.diagnostic(of: $0, fallback: document) }
         result.firedTimers = recorder.events.filter { $0.origin == .timer }.map(\.name)
-        host.router.step = SCXMLStep()
         recorder = MachineRecorder()
         return result
     }
