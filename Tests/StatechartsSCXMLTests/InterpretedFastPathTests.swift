@@ -142,7 +142,8 @@ struct QuietNullModel: CountingNullModel {
         // Every event sent, every tick fired and the raised `mute`: at least one bind each.
         #expect(readingBinds >= Self.script.count + 1)
         #expect(reading.last == ["stopped"])
-        // The deep history brought back `paused` after the second scrub.
+        // After the second scrub and its release (call 17: configurations[0] is the start's), the
+        // deep history brought back `paused`.
         #expect(reading[17].contains("paused"))
         #expect(NullDataModel.readsBoundEvents == false)
         #expect(ReadingNullModel.readsBoundEvents)
