@@ -71,7 +71,7 @@ func pace(_ arguments: Arguments) async throws {
     }
     let finished = Fleet.systemTime()
     for _ in 0..<12_000 {
-        if try await store.backlog(now: Fleet.systemTime()).pendingEvents == 0 { break }
+        if try await !store.hasPendingEvents() { break }
         try await Task.sleep(for: .milliseconds(10))
     }
     let times = sent.withLock { $0 }

@@ -126,7 +126,7 @@ func work(_ arguments: Arguments) async throws {
         }
         try await group.waitForAll()
     }
-    while (try? await store.backlog(now: Fleet.systemTime()).pendingEvents) != 0 {
+    while (try? await store.hasPendingEvents()) != false {
         try await Task.sleep(for: .milliseconds(50))
     }
     worker.cancel()

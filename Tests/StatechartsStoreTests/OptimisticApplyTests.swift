@@ -88,5 +88,37 @@ struct DecodedValueCacheTests {
         #expect(fleet.sentEvents.count == 0)
         #expect(try #require(try await fleet.machine("m")).context.items == [1])
     }
+
+    @Test("a claim takes each machine's later pending events too, in order, up to the limit per machine")
+    func laterEventsOfClaimedMachines() async throws {
+        let store = try #require(try await StoreKind.sqlite.make() as? SQLiteMachineStore)
+        let clock = TestClock()
+        let fleet = try orders(store, clock)
+        // Journaled round-robin: a scan in journal order meets a, b and c before any second event.
+        for number in 1...6 {
+            for machine in ["a", "b", "c"] { try await fleet.send(.add(number), to: machine) }
+        }
+        let request = ClaimRequest(now: clock.now, machineLimit: 2, eventLimit: 4, cachedSequence: { _ in nil })
+        let claimed = try await store.pool.read { db in try SQLiteMachineStore.claimable(db, request) }
+        #expect(claimed.0 == ["a", "b"])
+        let numbers = { (machine: String) in
+            try (claimed.1[machine] ?? []).map {
+                try JSONDecoder().decode(OrderEvent.self, from: Data($0.payload.utf8))
+            }
+        }
+        #expect(try numbers("a") == [.add(1), .add(2), .add(3), .add(4)])
+        #expect(try numbers("b") == [.add(1), .add(2), .add(3), .add(4)])
+        #expect(claimed.1["c"] == nil)
+        let positions = (claimed.1["a"] ?? []).map(\.position)
+        #expect(positions == positions.sorted())
+        // Applied through the fleet: the first transaction applies four events of a and of b.
+        let fleetOfTwo = try orders(store, clock, options: DurableOptions(machinesPerBatch: 2, eventsPerMachine: 4))
+        #expect(try await fleetOfTwo.process() == 2)
+        #expect(try await store.backlog(now: clock.now).pendingEvents == 18 - 8)
+        try await fleetOfTwo.drain()
+        for machine in ["a", "b", "c"] {
+            #expect(try await fleetOfTwo.machine(machine)?.context.items == [1, 2, 3, 4, 5, 6])
+        }
+    }
 }
 #endif

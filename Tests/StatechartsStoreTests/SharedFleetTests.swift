@@ -1,5 +1,6 @@
 #if Store
 import Foundation
+import GRDB
 import Statecharts
 import Testing
 
@@ -164,13 +165,13 @@ struct SharedFleetTests {
         do {
             let store = try SQLiteMachineStore(path: path)
             try await store.pool.write { db in
-                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('statecharts-store-v3')")
+                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('statecharts-store-v4')")
             }
         }
-        #expect(throws: StoreError.schemaTooNew(found: 3, supported: 2)) { try SQLiteMachineStore(path: path) }
+        #expect(throws: StoreError.schemaTooNew(found: 4, supported: 3)) { try SQLiteMachineStore(path: path) }
     }
 
-    @Test("a file of schema version 1 gains the outbox, its machines kept")
+    @Test("a file of schema version 1 gains the outbox and the index of pending events, its machines kept")
     func fromVersion1() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statecharts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -182,9 +183,10 @@ struct SharedFleetTests {
             // As a library of version 1 left it.
             try await store.pool.write { db in
                 try db.execute(
-                    sql:
-                        "DROP TABLE statechart_outbox; DELETE FROM grdb_migrations WHERE identifier = 'statecharts-store-v2'"
-                )
+                    sql: """
+                        DROP TABLE statechart_outbox; DROP INDEX statechart_journal_machine_pending;
+                        DELETE FROM grdb_migrations WHERE identifier IN ('statecharts-store-v2', 'statecharts-store-v3')
+                        """)
             }
         }
         let store = try SQLiteMachineStore(path: path)
@@ -192,6 +194,11 @@ struct SharedFleetTests {
         try await fleet.drain()
         #expect(try await fleet.machine("old")?.context.items == [1])
         #expect(try await fleet.outbox(of: "old").isEmpty)
+        let indexes = try await store.pool.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'statechart_journal_machine_pending'")
+        }
+        #expect(indexes == 1)
     }
 
     @Test("a file that cannot be opened is a typed error")

@@ -34,5 +34,8 @@ where
     /// which goes on until its state is exited (a document's `done.invoke.ID`, whose `<finalize>`
     /// runs first), rather than as the outcome that ends the invocation (a typed chart's).
     var outcomesAreEvents = false
+    /// The machines' steps: specialised for the chart's types when the fleet was made where
+    /// they are known (``DurableStepper``), generic otherwise.
+    var stepper = DurableStepper<State, Event, Context>()
 }
 #endif

@@ -7,23 +7,29 @@ import Statecharts
 ///
 /// A send is taken as delivered: a durable machine's sends leave it (to other machines of the
 /// fleet, or through the outbox); none comes back to the machine within the step.
+@usableFromInline
 struct DurableEffects<State: Hashable, Event: StatechartEvent, Context>: EffectRouter where Event.Kind: Hashable {
     /// What the steps asked for since the last ``take()``.
     private(set) var effects: [MachineEffect<State, Event, Context>] = []
 
+    @usableFromInline
     mutating func startInvocation(_ start: InvocationStart<State, Event, Context>) {
         effects.append(.startInvocation(start))
     }
 
+    @usableFromInline
     mutating func cancelInvocation(_ id: InvocationID) { effects.append(.cancelInvocation(id)) }
 
+    @usableFromInline
     mutating func send(_ outgoing: OutgoingEvent<Event>) -> SendRouting {
         effects.append(.send(outgoing))
         return .delivered
     }
 
+    @usableFromInline
     mutating func cancelSend(id: String) { effects.append(.cancelSend(id: id)) }
 
+    @usableFromInline
     mutating func log(_ record: MachineLog) { effects.append(.log(record)) }
 
     /// The effects kept, which this forgets.

@@ -5,7 +5,7 @@ import Statecharts
 extension DurableMachines {
     /// The outbox kind of a delayed send to another machine of the fleet: journaled into that
     /// machine's queue once its delay has passed.
-    static var fleetSendKind: String { "fleetSend" }
+    static var fleetSendKind: String { OutboxStaging<State, Event, Context>.fleetSendKind }
 
     /// Delivers the effects due now, up to ``DurableOptions/effectsPerBatch``: claims them (each
     /// held for its policy's time limit plus ``DurableOptions/leaseMargin``), hands each to the
@@ -20,33 +20,55 @@ extension DurableMachines {
     @discardableResult
     public func deliverEffects() async throws(StoreError) -> Int {
         let options = options
-        let claimed = try await store.claimEffects(
-            EffectClaimRequest(now: clock(), limit: options.effectsPerBatch) { kind in
-                let policy = options.retryPolicy(for: EffectKind(rawValue: kind) ?? .send)
-                return (policy.timeLimit + options.leaseMargin).nanosecondsSinceZero
-            })
+        // What this object's steps wrote already claimed first (while run() runs), then the store's.
+        var claimed = handOff.withLock { $0.next(options.effectsPerBatch) }
+        if claimed.isEmpty {
+            claimed = try await store.claimEffects(
+                EffectClaimRequest(now: clock(), limit: options.effectsPerBatch, lease: leaseTime))
+        }
         if claimed.isEmpty { return 0 }
         let byMachine = Dictionary(grouping: claimed, by: \.key.machine).values.map { entries in
             entries.sorted { $0.key < $1.key }
         }
-        let outcomes = await withTaskGroup(of: [EffectOutcome].self) { group in
+        // One watchdog cancels the attempts that run past their time limits, for the whole batch.
+        let watchdog = AttemptWatchdog(shortestLimit: options.shortestTimeLimit)
+        let outcomes = await withTaskGroup(of: [EffectOutcome]?.self) { group in
+            group.addTask {
+                await watchdog.watch()
+                return nil
+            }
             for entries in byMachine {
                 group.addTask {
                     var outcomes: [EffectOutcome] = []
-                    for entry in entries { outcomes.append(await self.attempt(entry)) }
+                    for entry in entries { outcomes.append(await self.attempt(entry, watchdog: watchdog)) }
                     return outcomes
                 }
             }
             var all: [EffectOutcome] = []
-            for await outcomes in group { all += outcomes }
+            var finished = 0
+            for await outcomes in group {
+                guard let outcomes else { continue }
+                all += outcomes
+                finished += 1
+                // Every machine's attempts are done: the watchdog has nothing left to watch.
+                if finished == byMachine.count { group.cancelAll() }
+            }
             return all
         }
         try await store.settleEffects(outcomes)
         return claimed.count
     }
 
-    /// One attempt at `entry`, and what is to become of it.
-    func attempt(_ entry: OutboxEntry) async -> EffectOutcome {
+    /// How long a worker holds a claimed entry of `kind`, in nanoseconds: its policy's time limit
+    /// and ``DurableOptions/leaseMargin``.
+    func leaseTime(_ kind: String) -> Int64 {
+        let policy = options.retryPolicy(for: EffectKind(rawValue: kind) ?? .send)
+        return (policy.timeLimit + options.leaseMargin).nanosecondsSinceZero
+    }
+
+    /// One attempt at `entry`, and what is to become of it; `watchdog` cancels it when it runs
+    /// past its policy's time limit.
+    func attempt(_ entry: OutboxEntry, watchdog: AttemptWatchdog) async -> EffectOutcome {
         let effect: DurableEffect<State, Event, Context>
         do {
             // Its first attempt in the process whose step wrote it: the value that was encoded.
@@ -65,9 +87,15 @@ extension DurableMachines {
         if entry.kind == Self.fleetSendKind {
             failure = await journalFleetSend(effect, key: entry.key)
         } else if let deliver {
-            failure = await Self.run(
-                EffectDelivery(key: entry.key, attempt: entry.attempts, effect: effect), deliver,
-                timeLimit: policy.timeLimit)
+            let delivery = EffectDelivery(key: entry.key, attempt: entry.attempts, effect: effect)
+            let (result, timedOut) = await watchdog.run(limit: policy.timeLimit) { try await deliver(delivery) }
+            if timedOut {
+                failure = "the attempt took longer than its time limit of \(policy.timeLimit) and was cancelled"
+            } else if case .failure(let error) = result {
+                failure = String(describing: error)
+            } else {
+                failure = nil
+            }
         } else {
             failure = "this fleet has no delivery handler (pass `deliver` to every DurableMachines on this store)"
         }
@@ -96,29 +124,6 @@ extension DurableMachines {
             return nil
         } catch {
             return "\(error)"
-        }
-    }
-
-    /// Runs `deliver` on `delivery` for at most `timeLimit`; the reason it failed, or `nil`.
-    static func run(
-        _ delivery: Delivery, _ deliver: @escaping @Sendable (Delivery) async throws -> Void, timeLimit: Duration
-    ) async -> String? {
-        await withTaskGroup(of: String??.self) { group in
-            group.addTask {
-                do {
-                    try await deliver(delivery)
-                    return .some(nil)
-                } catch {
-                    return .some(String(describing: error))
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeLimit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? "the attempt took longer than its time limit of \(timeLimit) and was cancelled"
         }
     }
 

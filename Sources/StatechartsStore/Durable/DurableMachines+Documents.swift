@@ -70,6 +70,8 @@ extension DurableMachines where State == String, Event == SCXMLEvent, Context ==
         let types = Array(work.keys)
         let dataModels = SCXMLDocument.builtInDataModels + [chart.dataModel]
         var adapter = DurableChartAdapter<String, SCXMLEvent, SCXMLContext>()
+        // Made here, where the types are known: the sessions' steps are specialised.
+        adapter.stepper = DurableStepper()
         adapter.makeDecoder = { chart.archiveDecoder() }
         adapter.reusesEncodedValues = false
         adapter.restore = { archive in try archive.context.thawModel(with: dataModels) }

@@ -85,6 +85,9 @@ where
     let signal = WakeSignal()
     /// Wakes the delivery loops of ``run()`` when a transaction wrote effects that are due.
     let effectSignal = WakeSignal()
+    /// The effects this object's steps wrote already claimed, for its delivery loop, while
+    /// ``run()`` runs one (``HandOff``).
+    let handOff = Locked(HandOff())
     let commits: GroupCommit
     /// How many machines the next transaction claims: ``DurableOptions/machinesPerBatch``, halved
     /// after a transaction the database failed (one that ran past the store's time limit, say)
@@ -132,6 +135,7 @@ where
     ///     that reads it (or an operator) takes it up. Called with an empty identifier when the
     ///     database fails under ``run()``, which goes on after a pause.
     ///   - initialContext: The context of a new machine, from its identifier.
+    @inlinable
     public convenience init(
         chart: Statechart<State, Event, Context>, store: any MachineStore, options: DurableOptions = DurableOptions(),
         clock: @escaping @Sendable () -> Int64 = DurableMachines.systemTime,
@@ -140,9 +144,27 @@ where
         onError: @escaping @Sendable (String, String) -> Void = { _, _ in },
         initialContext: @escaping @Sendable (String) -> Context
     ) throws(StoreError) {
+        // Inlined into the app, so that the steps are made, and specialised, for its own types.
         try self.init(
             chart: chart, store: store, options: options, clock: clock, deliver: deliver, activities: activities,
-            onError: onError, adapter: DurableChartAdapter(), initialContext: initialContext)
+            onError: onError, stepper: DurableStepper(), initialContext: initialContext)
+    }
+
+    /// A fleet of a typed chart whose machines take their steps through `stepper`.
+    @usableFromInline
+    convenience init(
+        chart: Statechart<State, Event, Context>, store: any MachineStore, options: DurableOptions,
+        clock: @escaping @Sendable () -> Int64,
+        deliver: (@Sendable (EffectDelivery<State, Event, Context>) async throws -> Void)?,
+        activities: [String: DurableActivity<State, Event, Context>],
+        onError: @escaping @Sendable (String, String) -> Void, stepper: DurableStepper<State, Event, Context>,
+        initialContext: @escaping @Sendable (String) -> Context
+    ) throws(StoreError) {
+        var adapter = DurableChartAdapter<State, Event, Context>()
+        adapter.stepper = stepper
+        try self.init(
+            chart: chart, store: store, options: options, clock: clock, deliver: deliver, activities: activities,
+            onError: onError, adapter: adapter, initialContext: initialContext)
     }
 
     /// A fleet whose chart's values are read, and machines readied, as `adapter` says.
@@ -268,6 +290,8 @@ where
     }
 
     func deliverUntilCancelled() async throws(StoreError) {
+        handOff.withLock { $0.loops += 1 }
+        defer { handOff.withLock { $0.loops -= 1 } }
         try await repeatUntilCancelled(waitingOn: effectSignal) { () async throws(StoreError) in
             try await deliverEffects()
         }
@@ -322,6 +346,10 @@ where
         // transaction commits: one that rolls back (or is abandoned) leaves no machine that ran
         // ahead of the store, even one whose context is a reference (a document's data model).
         let taken = Locked([String: CachedMachine]())
+        // With a delivery loop running here, and room in its hand-off, the effects due now are
+        // written claimed, for that loop: it delivers them without claiming them in a transaction.
+        let options = options
+        let leases = handOff.withLock { $0.loops > 0 && $0.entries.count < options.effectsPerBatch * 2 }
         let request = ClaimRequest(
             now: now, machineLimit: batchLimit.withLock { $0.machines }, eventLimit: options.eventsPerMachine,
             excluded: unreadable.withLock { $0 },
@@ -340,7 +368,7 @@ where
                     let applied: (MachineUpdate, CachedMachine, [String], [StagedEffect])?
                     do {
                         let cached = taken.withLock { $0.removeValue(forKey: machine.record.id) }
-                        applied = try self.apply(machine, cached: cached, now: now, decoder: decoder)
+                        applied = try self.apply(machine, cached: cached, now: now, decoder: decoder, leases: leases)
                     } catch {
                         // A machine that cannot be read back keeps its work, and is not claimed again
                         // by this object; the others go on.
@@ -384,7 +412,10 @@ where
                 runningActivities.withLock { $0[Self.activityHandle(machine: update.id, invocation: invocation)] }?()
             }
         }
-        if updates.contains(where: { update in update.outbox.contains { $0.dueAt <= now } }) { effectSignal.wake() }
+        let handedOff = handOff.withLock { handOff in handOff.take(updates) }
+        if handedOff || updates.contains(where: { update in update.outbox.contains { $0.dueAt <= now } }) {
+            effectSignal.wake()
+        }
         return updates.count + newlyUnreadable.withLock { $0 }
     }
 
@@ -404,8 +435,11 @@ where
     /// then its pending events, each at the time now in the machine, or only the passing of time
     /// when it has none. Nil when the machine has no work left: no event pending and no timer due,
     /// as when another worker did it first. One `decoder` serves the whole transaction.
+    ///
+    /// With `leases`, the effects due now that a delivery loop of this process hands out are
+    /// staged already claimed (``OutboxStaging/lease``).
     func apply(
-        _ claimed: ClaimedMachine, cached: CachedMachine?, now: Int64, decoder: JSONDecoder
+        _ claimed: ClaimedMachine, cached: CachedMachine?, now: Int64, decoder: JSONDecoder, leases: Bool = false
     ) throws(StoreError) -> (MachineUpdate, CachedMachine, [String], [StagedEffect])? {
         let row = claimed.record
         var machine: Machine
@@ -433,6 +467,7 @@ where
         var outbox = OutboxStaging<State, Event, Context>(
             machine: row.id, now: now, keepsEffects: deliver != nil, runsAsActivity: runsAsActivity,
             activityName: adapter.activityName)
+        if leases { outbox.lease = leaseTime }
         if machine.status == .notStarted {
             sequence += 1
             newEntries.append(JournalEntry(sequence: sequence, kind: .start, time: time))
@@ -544,6 +579,15 @@ where
         _ step: Step, time: Int64, in host: inout Host, recorder: inout MachineRecorder<State, Event>, records: Bool
     ) -> String? {
         host.clock.now = .nanoseconds(time)
+        if !records {
+            // The steps of applying and rebuilding, specialised for the chart's types.
+            switch step {
+            case .start: return adapter.stepper.start(&host)
+            case .event(let event?): return adapter.stepper.send(&host, event)
+            case .event(nil), .outcome(nil), .advance: return adapter.stepper.catchUp(&host)
+            case .outcome: break
+            }
+        }
         do {
             switch step {
             case .start: records ? try host.start(observer: &recorder) : try host.start()

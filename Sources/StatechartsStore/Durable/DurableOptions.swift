@@ -58,6 +58,11 @@ public struct DurableOptions: Sendable, Hashable {
     /// The retry policy of effects of `kind`.
     public func retryPolicy(for kind: EffectKind) -> RetryPolicy { retryByKind[kind] ?? retry }
 
+    /// The shortest time limit of any policy: how long a delivery's watchdog may sleep.
+    var shortestTimeLimit: Duration {
+        retryByKind.values.reduce(retry.timeLimit) { min($0, $1.timeLimit) }
+    }
+
     /// Checks that every count is positive.
     func validated() throws(StoreError) -> Self {
         let counts = [

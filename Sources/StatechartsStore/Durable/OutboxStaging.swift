@@ -45,6 +45,12 @@ where
     private(set) var problems: [String] = []
     /// Made at the first effect to encode: most steps of most machines have none.
     private var encoder: JSONEncoder?
+    /// When set, an entry due at once that a worker of this process delivers (not an activity,
+    /// not a delayed send to the fleet) is written already claimed: its first attempt counted,
+    /// and due again at the end of the lease this gives its kind (in nanoseconds), when another
+    /// worker may take it up if this one died. ``DurableMachines`` hands such entries to its own
+    /// delivery loop, which need not claim them.
+    var lease: ((String) -> Int64)?
 
     init(
         machine: String, now: Int64, keepsEffects: Bool,
@@ -72,6 +78,9 @@ where
         return target.isEmpty || target.utf8.first == UInt8(ascii: "#") ? nil : target
     }
 
+    /// The outbox kind of a delayed send to another machine of the fleet.
+    static var fleetSendKind: String { "fleetSend" }
+
     /// SCXML's address of a session: `#_scxml_` and its identifier.
     static var sessionPrefix: String { "#_scxml_" }
 
@@ -85,8 +94,10 @@ where
                     let durable = DurableEffect<State, Event, Context>.send(
                         event: outgoing.event, target: target, type: outgoing.type, id: outgoing.id)
                     if outgoing.delay > .zero {
-                        keep(durable, key: key, kind: "fleetSend", sendID: outgoing.id, delay: outgoing.delay)
-                    } else if let payload = encode(outgoing.event, key) {
+                        keep(durable, key: key, kind: Self.fleetSendKind, sendID: outgoing.id, delay: outgoing.delay)
+                    } else if let payload = encoded(
+                        key, { String(decoding: try $0.encode(outgoing.event), as: UTF8.self) })
+                    {
                         sends.append(
                             IncomingEvent(
                                 machine: target, eventID: key.description, payload: payload,
@@ -132,19 +143,24 @@ where
         _ effect: DurableEffect<State, Event, Context>, key: EffectKey, kind: String, sendID: String? = nil,
         delay: Duration = .zero
     ) {
-        guard let payload = encode(effect, key) else { return }
+        guard let payload = encoded(key, { encoder in try effect.payload(encoder) }) else { return }
         values.append((key, payload, effect))
-        entries.append(
-            OutboxEntry(
-                key: key, kind: kind, sendID: sendID, payload: payload,
-                dueAt: now &+ max(0, delay.nanosecondsSinceZero)))
+        var entry = OutboxEntry(
+            key: key, kind: kind, sendID: sendID, payload: payload, dueAt: now &+ max(0, delay.nanosecondsSinceZero))
+        if let lease, delay <= .zero, kind != OutboxEntry.activityKind, kind != Self.fleetSendKind {
+            entry.attempts = 1
+            entry.dueAt = now &+ max(0, lease(kind))
+        }
+        entries.append(entry)
     }
 
-    private mutating func encode(_ value: some Encodable, _ key: EffectKey) -> String? {
+    /// What `write` makes of the effect `key` with the staging's encoder, or `nil` (and a problem
+    /// for the fleet's `onError`) when it throws.
+    private mutating func encoded(_ key: EffectKey, _ write: (JSONEncoder) throws -> String) -> String? {
         let encoder = self.encoder ?? JSONEncoder()
         self.encoder = encoder
         do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self)
+            return try write(encoder)
         } catch {
             problems.append("the effect \(key) cannot be encoded, and is not kept: \(error)")
             return nil

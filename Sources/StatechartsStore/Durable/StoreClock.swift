@@ -7,12 +7,14 @@ import Statecharts
 ///
 /// Nothing wakes the host: after a transaction the machine's pending timers are written as the
 /// store's timer rows, and a worker claims the machine when the first falls due.
+@usableFromInline
 struct StoreClock: HostClock, Sendable {
     /// The time of the step being applied, in the machine's time.
-    var now: Duration = .zero
+    @usableFromInline var now: Duration = .zero
 
     /// Brings the machine's time to the step's, firing the timers due by then (the
     /// `OverdueTimerPolicy.fire` policy: each at its own deadline).
+    @usableFromInline
     func beginStep<State, Event, Context, Observer: MachineObserver>(
         _ machine: inout StateMachine<State, Event, Context>, observer: inout Observer
     ) throws(MachineError<State, Event>)
@@ -21,9 +23,9 @@ struct StoreClock: HostClock, Sendable {
     }
 
     /// Never: the store's timer rows wake the fleet.
-    var isWaiting: Bool { false }
+    @usableFromInline var isWaiting: Bool { false }
 
     /// Nothing: the transaction writes the machine's pending timers.
-    func wake(atNanoseconds deadline: Int64) {}
+    @usableFromInline func wake(atNanoseconds deadline: Int64) {}
 }
 #endif

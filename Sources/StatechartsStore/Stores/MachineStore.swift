@@ -51,6 +51,11 @@ public protocol MachineStore: Sendable {
     /// dead letters.
     func backlog(now: Int64) async throws(StoreError) -> Backlog
 
+    /// Whether any event is journaled and not applied yet: what ``Backlog/pendingEvents`` says
+    /// when it is not zero, without counting them, so that a caller waiting for a fleet to go
+    /// idle can ask often without slowing the workers it waits for.
+    func hasPendingEvents() async throws(StoreError) -> Bool
+
     /// Every machine's identifier, in order.
     func machineIDs() async throws(StoreError) -> [String]
 
@@ -96,6 +101,12 @@ public protocol MachineStore: Sendable {
 extension MachineStore {
     /// `false`: workers poll.
     public var notifiesChanges: Bool { false }
+
+    /// Whether ``backlog(now:)`` counts any pending event: a store that can answer without
+    /// counting every pending event should.
+    public func hasPendingEvents() async throws(StoreError) -> Bool {
+        try await backlog(now: 0).pendingEvents > 0
+    }
 
     /// Returns at once: this store does not notify.
     public func listen(_ wake: @escaping @Sendable (StoreChange) -> Void) async throws(StoreError) {}
@@ -300,7 +311,9 @@ public struct MachineUpdate: Sendable {
     public var timers: [TimerRow]?
     /// Delete applied journal entries up to this number (compaction).
     public var compactThrough: Int64?
-    /// The effects of the applied steps to deliver, for the outbox.
+    /// The effects of the applied steps to deliver, for the outbox: write each with its
+    /// ``OutboxEntry/attempts`` and ``OutboxEntry/dueAt``, since an entry the writing worker
+    /// delivers itself comes already claimed (its first attempt counted, due at its lease's end).
     public var outbox: [OutboxEntry]
     /// Events the applied steps sent to machines of the same fleet: journaled in the same
     /// transaction (a machine named for the first time is created), each with its effect's key as

@@ -653,12 +653,14 @@ public final class PostgresMachineStore: MachineStore {
             let sendIDs = effects.map { $0.sendID ?? "" }
             let payloads = effects.map(\.payload)
             let due = effects.map(\.dueAt)
+            let attempts = effects.map { Int64($0.attempts) }
             try await connection.collect(
                 """
-                INSERT INTO statechart_outbox (machine_id, sequence, effect_index, kind, send_id, payload, due_at)
-                SELECT m, s, i, k, nullif(d, ''), p, t FROM unnest(\(machines)::text[], \(sequences)::bigint[],
-                    \(indexes)::bigint[], \(kinds)::text[], \(sendIDs)::text[], \(payloads)::text[], \(due)::bigint[])
-                    AS e(m, s, i, k, d, p, t)
+                INSERT INTO statechart_outbox (machine_id, sequence, effect_index, kind, send_id, payload, due_at, attempts)
+                SELECT m, s, i, k, nullif(d, ''), p, t, a FROM unnest(\(machines)::text[], \(sequences)::bigint[],
+                    \(indexes)::bigint[], \(kinds)::text[], \(sendIDs)::text[], \(payloads)::text[], \(due)::bigint[],
+                    \(attempts)::bigint[])
+                    AS e(m, s, i, k, d, p, t, a)
                 """, logger: logger)
         }
         let compacted = updates.compactMap { update in update.compactThrough.map { (update.id, $0) } }
@@ -745,6 +747,24 @@ public final class PostgresMachineStore: MachineStore {
             }
         } catch {
             throw Self.failure("reading the journal of \(machine)", error)
+        }
+    }
+
+    /// Whether any event is pending: the first entry of the pending index, not a count of them.
+    public func hasPendingEvents() async throws(StoreError) -> Bool {
+        let logger = logger
+        do {
+            return try await connection { connection in
+                var found = false
+                for row in try await connection.collect(
+                    "SELECT EXISTS (SELECT 1 FROM statechart_journal WHERE sequence IS NULL)", logger: logger)
+                {
+                    found = try row.decode(Bool.self)
+                }
+                return found
+            }
+        } catch {
+            throw Self.failure("looking for pending events", error)
         }
     }
 
