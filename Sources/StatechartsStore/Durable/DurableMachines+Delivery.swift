@@ -16,6 +16,9 @@ extension DurableMachines {
     /// A delayed send to another machine of the fleet is journaled into that machine's queue,
     /// with its key as the event's identifier: a retry is recognized, so it is journaled once.
     ///
+    /// While ``run()`` runs, the effects this object's own steps wrote already claimed come
+    /// first, without a transaction to claim them; the store's are claimed when there are none.
+    ///
     /// - Returns: How many effects it attempted.
     @discardableResult
     public func deliverEffects() async throws(StoreError) -> Int {
