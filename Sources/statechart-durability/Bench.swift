@@ -83,9 +83,9 @@ func baseline(_ arguments: Arguments) async throws {
     }
     let started = Fleet.systemTime()
     if location.hasPrefix("sqlite:") {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        let pool = try DatabasePool(path: String(location.dropFirst("sqlite:".count)), configuration: configuration)
+        let pool = try DatabasePool(path: String(location.dropFirst("sqlite:".count)))
+        // As the store does: GRDB sets a pool's writer to NORMAL when it sets up its log.
+        try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try await pool.write { db in
             try db.execute(
                 sql: """

@@ -120,5 +120,23 @@ struct DecodedValueCacheTests {
             #expect(try await fleetOfTwo.machine(machine)?.context.items == [1, 2, 3, 4, 5, 6])
         }
     }
+
+    @Test("the writer commits at the options' synchronous level, though GRDB's pool sets it to NORMAL")
+    func synchronousLevel() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statecharts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // SQLite's levels: 1 is NORMAL, 2 is FULL.
+        let full = try SQLiteMachineStore(path: folder.appendingPathComponent("full.sqlite").path)
+        let fullLevel = try full.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(fullLevel == 2)
+        let normal = try SQLiteMachineStore(
+            path: folder.appendingPathComponent("normal.sqlite").path,
+            options: SQLiteMachineStore.Options(synchronous: .normal))
+        let normalLevel = try normal.pool.writeWithoutTransaction { db in
+            try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
+        #expect(normalLevel == 1)
+    }
 }
 #endif

@@ -80,6 +80,10 @@ public struct SQLiteMachineStore: MachineStore {
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // GRDB turns a pool's writer to `synchronous = NORMAL` when it sets up write-ahead
+            // logging, after `prepareDatabase`: the level is set again on the writer, which is
+            // the only connection that commits.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
         } catch {
             throw Self.failure("opening \(path)", error)
         }
@@ -103,7 +107,10 @@ public struct SQLiteMachineStore: MachineStore {
     /// ```
     ///
     /// The app's configuration of the connection stands (its `synchronous` level, busy timeout and
-    /// caches): ``Options`` apply only to the store's own file.
+    /// caches): ``Options`` apply only to the store's own file. GRDB sets a `DatabasePool`'s
+    /// writer to `synchronous = NORMAL`, under which a commit survives the process but not a
+    /// power cut; for commits on the disk, run `PRAGMA synchronous = FULL` on the writer
+    /// (`writeWithoutTransaction`) after opening the pool.
     ///
     /// - Throws: ``StoreError/invalidConfiguration(_:)`` when the store's migrations have not all
     ///   been applied; ``StoreError/schemaTooNew(found:supported:)`` when a newer library wrote the
