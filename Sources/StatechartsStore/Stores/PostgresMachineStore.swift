@@ -562,17 +562,7 @@ public final class PostgresMachineStore: MachineStore {
     static func write(_ updates: [MachineUpdate], _ connection: PostgresConnection, _ logger: Logger) async throws {
         if updates.isEmpty { return }
         let applied = updates.flatMap(\.appliedEvents)
-        if !applied.isEmpty {
-            let positions = applied.map(\.position)
-            let sequences = applied.map(\.sequence)
-            let times = applied.map(\.time)
-            try await connection.collect(
-                """
-                UPDATE statechart_journal j SET sequence = u.sequence, time = u.time
-                FROM unnest(\(positions)::bigint[], \(sequences)::bigint[], \(times)::bigint[]) AS u(position, sequence, time)
-                WHERE j.position = u.position
-                """, logger: logger)
-        }
+        if !applied.isEmpty { try await connection.collect(markApplied(applied), logger: logger) }
         let entries = updates.flatMap { update in update.newEntries.map { (update.id, $0) } }
         if !entries.isEmpty {
             let ids = entries.map(\.0)
@@ -673,6 +663,23 @@ public final class PostgresMachineStore: MachineStore {
                 WHERE j.machine_id = c.id AND j.sequence <= c.through
                 """, logger: logger)
         }
+    }
+
+    /// Numbers the events `applied`, by journal position.
+    ///
+    /// The positions are also given as `position = ANY(…)`: joined only to the array, the
+    /// planner, which cannot tell how many journal rows match, hashes the whole journal once it
+    /// holds some hundred thousand rows (60 ms a batch of 900, where reading the 900 rows through
+    /// the primary key takes 2).
+    static func markApplied(_ applied: [MachineUpdate.AppliedEvent]) -> PostgresQuery {
+        let positions = applied.map(\.position)
+        let sequences = applied.map(\.sequence)
+        let times = applied.map(\.time)
+        return """
+            UPDATE statechart_journal j SET sequence = u.sequence, time = u.time
+            FROM unnest(\(positions)::bigint[], \(sequences)::bigint[], \(times)::bigint[]) AS u(position, sequence, time)
+            WHERE j.position = u.position AND j.position = ANY(\(positions)::bigint[])
+            """
     }
 
     /// The machine's row, its journal after its snapshot (pending events left out) and its timers.
