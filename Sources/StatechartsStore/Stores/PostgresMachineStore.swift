@@ -669,8 +669,9 @@ public final class PostgresMachineStore: MachineStore {
     ///
     /// The positions are also given as `position = ANY(…)`: joined only to the array, the
     /// planner, which cannot tell how many journal rows match, hashes the whole journal once it
-    /// holds some hundred thousand rows (60 ms a batch of 900, where reading the 900 rows through
-    /// the primary key takes 2).
+    /// holds about a hundred thousand rows (62 ms for a batch of 900 on a journal of 110,000,
+    /// where reading the 900 rows through the primary key takes 2). The array is sent twice; that
+    /// costs less than a statement of its own would.
     static func markApplied(_ applied: [MachineUpdate.AppliedEvent]) -> PostgresQuery {
         let positions = applied.map(\.position)
         let sequences = applied.map(\.sequence)
