@@ -6,9 +6,13 @@ import Statecharts
 /// Throughput then grows with the number of senders instead of stopping at one commit per event.
 final class GroupCommit: Sendable {
     private typealias Waiter = CheckedContinuation<Admission, any Error>
+    private struct Entry {
+        var event: IncomingEvent
+        var waiter: Waiter
+    }
 
     private struct State {
-        var queue: [(event: IncomingEvent, waiter: Waiter)] = []
+        var queue: [Entry] = []
         var committing = false
     }
 
@@ -30,7 +34,7 @@ final class GroupCommit: Sendable {
         do {
             return try await withCheckedThrowingContinuation { (waiter: Waiter) in
                 let leads = state.withLock { state in
-                    state.queue.append((event, waiter))
+                    state.queue.append(Entry(event: event, waiter: waiter))
                     if state.committing { return false }
                     state.committing = true
                     return true
@@ -44,24 +48,51 @@ final class GroupCommit: Sendable {
         }
     }
 
+    /// How many events wait for a transaction: those queued and not yet taken by one.
+    var queuedCount: Int { state.withLock { $0.queue.count } }
+
+    /// Takes the next transaction's events (up to the limit) off the queue.
+    private func takeBatch() -> [Entry] {
+        state.withLock { state in
+            let count = min(limit, state.queue.count)
+            let batch = Array(state.queue.prefix(count))
+            state.queue.removeFirst(count)
+            return batch
+        }
+    }
+
+    /// Commits transactions until the queue is empty. Each one takes its events when the store is
+    /// ready to write (``MachineStore/enqueue(collecting:)``), so that the events that arrive
+    /// while it waits for the writer go in with it.
     private func commitWhileQueued() async {
         while true {
-            let batch = state.withLock { state -> [(event: IncomingEvent, waiter: Waiter)] in
-                if state.queue.isEmpty {
-                    state.committing = false
-                    return []
-                }
-                let count = min(limit, state.queue.count)
-                let batch = Array(state.queue.prefix(count))
-                state.queue.removeFirst(count)
-                return batch
+            let idle = state.withLock { state in
+                guard state.queue.isEmpty else { return false }
+                state.committing = false
+                return true
             }
-            if batch.isEmpty { return }
+            if idle { return }
+            let taken = Locked<[Entry]?>(nil)
             do {
-                let admissions = try await store.enqueue(batch.map(\.event))
+                let admissions = try await store.enqueue(collecting: { [self] in
+                    let batch = takeBatch()
+                    taken.withLock { $0 = batch }
+                    return batch.map(\.event)
+                })
+                let batch = taken.withLock { $0 } ?? []
                 committed()
+                guard admissions.count == batch.count else {
+                    let error = StoreError.database(
+                        store: "group commit", operation: "journaling",
+                        message: "the store admitted \(admissions.count) of \(batch.count) events")
+                    for entry in batch { entry.waiter.resume(throwing: error) }
+                    continue
+                }
                 for (entry, admission) in zip(batch, admissions) { entry.waiter.resume(returning: admission) }
             } catch {
+                // A store that failed before it collected took no event: the batch it would have
+                // taken fails with it, so that its senders hear of the failure and the loop ends.
+                let batch = taken.withLock { $0 } ?? takeBatch()
                 for entry in batch { entry.waiter.resume(throwing: error) }
             }
         }

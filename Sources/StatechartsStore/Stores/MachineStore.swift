@@ -26,6 +26,16 @@ public protocol MachineStore: Sendable {
     /// time is created, at `events[i].acknowledgedAt`, with no journal.
     func enqueue(_ events: [IncomingEvent]) async throws(StoreError) -> [Admission]
 
+    /// Journals, in one transaction, the events that `collect` returns, calling it once the store
+    /// is ready to write them (it holds its writer, say): the events that senders queued while the
+    /// store waited for its writer then go in this transaction, not in the next.
+    ///
+    /// The store calls `collect` at most once. When it throws before calling it, no event was
+    /// taken; when it throws after, none of the events collected is journaled.
+    ///
+    /// - Returns: The admission of each event collected, in their order.
+    func enqueue(collecting collect: @escaping @Sendable () -> [IncomingEvent]) async throws(StoreError) -> [Admission]
+
     /// Claims machines that have work (events pending in the journal, timers due at `request.now`),
     /// hands them to `apply`, and writes what it returns, so that no two workers both write the
     /// work of one machine: either all in one transaction that no other worker writes these
@@ -110,6 +120,14 @@ extension MachineStore {
 
     /// Returns at once: this store does not notify.
     public func listen(_ wake: @escaping @Sendable (StoreChange) -> Void) async throws(StoreError) {}
+
+    /// Collects the events at once, then journals them with ``enqueue(_:)``: for a store that has
+    /// no writer to wait for, or whose waits are not worth collecting in.
+    public func enqueue(
+        collecting collect: @escaping @Sendable () -> [IncomingEvent]
+    ) async throws(StoreError) -> [Admission] {
+        try await enqueue(collect())
+    }
 }
 
 /// What a store's notification (``MachineStore/listen(_:)``) says there is to do.

@@ -264,6 +264,22 @@ public struct SQLiteMachineStore: MachineStore {
         }
     }
 
+    /// Journals the events `collect` returns in one transaction, calling it once this process's
+    /// writer connection is free: the events sent while the writer was busy (with a worker's
+    /// transaction, say) join the ones that were waiting when the call began.
+    public func enqueue(
+        collecting collect: @escaping @Sendable () -> [IncomingEvent]
+    ) async throws(StoreError) -> [Admission] {
+        do {
+            return try await pool.write { db in
+                let events = collect()
+                return events.isEmpty ? [] : try Self.journal(db, events)
+            }
+        } catch {
+            throw Self.failure("journaling events", error)
+        }
+    }
+
     /// Journals `events`, creating the machines they name, in the transaction of `db`.
     static func journal(_ db: Database, _ events: [IncomingEvent]) throws -> [Admission] {
         let machine = try db.cachedStatement(
