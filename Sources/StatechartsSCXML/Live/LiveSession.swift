@@ -120,7 +120,7 @@ struct LiveSession {
         let position = session.chart.document.location
         let cascade = SCXMLCascade(limits: session.options.limits)
         defer { cascade.end() }
-        return SCXMLCascade.$current.withValue(cascade) {
+        return SCXMLCascade.withCurrent(cascade) {
             try? model.load(location, at: position)
         }
     }

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Statecharts
 
 /// The budget of the cascade a session is running now: what one call of an ``SCXMLSession`` may
@@ -20,8 +27,38 @@ import Statecharts
 /// Not thread-safe on its own: a session runs on one thread at a time, and so does its cascade,
 /// which is why its properties skip the dynamic exclusivity checks of class properties.
 public final class SCXMLCascade: @unchecked Sendable {
-    /// The cascade of the session call running on this task or thread; `nil` outside one.
-    @TaskLocal public static var current: SCXMLCascade?
+    /// The cascade of the session call running on this thread; `nil` outside one.
+    ///
+    /// A session's calls are synchronous, so the call's cascade is bound to the thread it runs
+    /// on (``withCurrent(_:_:)``), not to a task: binding a task-local value outside a task
+    /// allocates, twice, on every call.
+    public static var current: SCXMLCascade? {
+        guard let pointer = pthread_getspecific(currentKey) else { return nil }
+        return Unmanaged<SCXMLCascade>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Runs `body` with `cascade` as ``current`` on this thread, then restores the cascade bound
+    /// before (calls nest: an inner session call binds its own and gives the outer one back).
+    public static func withCurrent<Result, Failure: Error>(
+        _ cascade: SCXMLCascade?, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let key = currentKey
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, cascade.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) })
+        defer {
+            pthread_setspecific(key, previous)
+            withExtendedLifetime(cascade) {}
+        }
+        return try body()
+    }
+
+    /// The thread-specific slot of ``current``, made once per process; it holds an unretained
+    /// reference, kept alive by ``withCurrent(_:_:)``'s argument while it is bound.
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
     /// The limits of the session.
     public let limits: SCXMLLimits

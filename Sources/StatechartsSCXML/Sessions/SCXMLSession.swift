@@ -238,7 +238,7 @@ public struct SCXMLSession: Sendable {
         if let endedBy { throw endedBy }
         beginStep()
         let budget = makeCascade()
-        var failure = SCXMLCascade.$current.withValue(budget) { () -> MachineError<String, SCXMLEvent>? in
+        var failure = SCXMLCascade.withCurrent(budget) { () -> MachineError<String, SCXMLEvent>? in
             do throws(MachineError<String, SCXMLEvent>) {
                 try body(&self)
                 return nil

@@ -18,7 +18,7 @@ extension SCXMLChart {
     static func runCascade(limits: SCXMLLimits, _ call: () throws -> Void) throws {
         let cascade = SCXMLCascade(limits: limits)
         var failure: (any Error)?
-        SCXMLCascade.$current.withValue(cascade) {
+        SCXMLCascade.withCurrent(cascade) {
             do { try call() } catch { failure = error }
         }
         cascade.end()
