@@ -345,7 +345,7 @@ struct DurableMachinesExamples {
     #if PostgreSQL
     @Test(
         "a fleet in PostgreSQL, shared by workers",
-        .enabled(if: ProcessInfo.processInfo.environment["STATECHARTS_POSTGRES_URL"] != nil))
+        .enabled(if: ProcessInfo.processInfo.environment["STATECHARTS_POSTGRES_URL"]?.isEmpty == false))
     func postgresFleet() async throws {
         let url = try #require(ProcessInfo.processInfo.environment["STATECHARTS_POSTGRES_URL"])
         let schema = "statecharts_docs_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
