@@ -98,6 +98,32 @@ struct InvokerTests {
             ])
     }
 
+    @Test("an event the work sends arrives external, from the work's session, with the invokeid and its own fields")
+    func eventFromWorkFields() async throws {
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="waiting">
+              <state id="waiting">
+                <invoke type="note" id="nt"/>
+                <transition event="work.note" target="noted">
+                  <log label="fields" expr="[_event.type, _event.origin.indexOf('#_scxml_') == 0,
+                    _event.origintype, _event.invokeid, _event.sendid, _event.data].join(' ')"/>
+                </transition>
+              </state>
+              <state id="noted"/>
+            </scxml>
+            """
+        let chart = try SCXMLChart.load(document, file: "note.scxml", dataModels: BuiltDataModels.all)
+        let note = SCXMLInvoker { request in
+            request.send(SCXMLEvent("work.note", data: .number(7), type: .internal, sendID: "s1"))
+            return nil
+        }
+        var session = SCXMLSession(chart: chart, options: .init(invokers: ["note": note]))
+        var step = try session.start()
+        step.merge(try await session.settle(upTo: .seconds(10)))
+        #expect(session.activeStates == ["noted"])
+        #expect(logs(step) == ["fields: external true http://www.w3.org/TR/scxml/#SCXMLEventProcessor nt s1 7"])
+    }
+
     @Test("exiting the invoking state cancels the work's task, and nothing it sends afterwards is delivered")
     func cancellation() async throws {
         let record = Record()

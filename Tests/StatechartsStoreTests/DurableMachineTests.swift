@@ -308,7 +308,7 @@ import Testing
 enum RenamedOrderState: String, Hashable, Codable, Sendable { case open, settled }
 /// A store that fails (as a database that timed out does) every transaction claiming more than
 /// `largest` machines, and records the limit of each claim.
-final class BatchLimitedStore: MachineStore {
+final class BatchLimitedStore: ForwardingStore {
     let base: any MachineStore
     let largest: Int
     let limits = Locked([Int]())
@@ -326,23 +326,6 @@ final class BatchLimitedStore: MachineStore {
             throw .database(store: "test", operation: "applying events", message: "no answer in time")
         }
         return try await base.process(request, apply: apply)
-    }
-
-    func prepare() async throws(StoreError) { try await base.prepare() }
-    func enqueue(_ events: [IncomingEvent]) async throws(StoreError) -> [Admission] { try await base.enqueue(events) }
-    func record(of machine: String) async throws(StoreError) -> MachineRecord? { try await base.record(of: machine) }
-    func journal(of machine: String) async throws(StoreError) -> [JournalEntry] { try await base.journal(of: machine) }
-    func backlog(now: Int64) async throws(StoreError) -> Backlog { try await base.backlog(now: now) }
-    func machineIDs() async throws(StoreError) -> [String] { try await base.machineIDs() }
-    func census() async throws(StoreError) -> [MachineCensus] { try await base.census() }
-    func claimEffects(_ request: EffectClaimRequest) async throws(StoreError) -> [OutboxEntry] {
-        try await base.claimEffects(request)
-    }
-    func settleEffects(_ outcomes: [EffectOutcome]) async throws(StoreError) { try await base.settleEffects(outcomes) }
-    func outbox(of machine: String) async throws(StoreError) -> [OutboxEntry] { try await base.outbox(of: machine) }
-    func deadLetters(limit: Int) async throws(StoreError) -> [OutboxEntry] { try await base.deadLetters(limit: limit) }
-    func retryDeadLetter(_ key: EffectKey, at time: Int64) async throws(StoreError) -> Bool {
-        try await base.retryDeadLetter(key, at: time)
     }
 }
 #endif

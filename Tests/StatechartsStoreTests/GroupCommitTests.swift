@@ -89,7 +89,7 @@ import Testing
 /// A store whose first `failures` transactions of events fail before they take any event (as a
 /// database that cannot begin one does), and that, with `dropsAdmissions`, answers with no
 /// admission at all.
-final class ScriptedEnqueueStore: MachineStore {
+final class ScriptedEnqueueStore: ForwardingStore {
     let base: any MachineStore
     let failures: Locked<Int>
     let dropsAdmissions: Bool
@@ -110,28 +110,6 @@ final class ScriptedEnqueueStore: MachineStore {
         if fails { throw .database(store: "test", operation: "beginning a transaction", message: "disk I/O error") }
         let admissions = try await base.enqueue(collecting: collect)
         return dropsAdmissions ? [] : admissions
-    }
-
-    func process(
-        _ request: ClaimRequest, apply: @escaping @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
-    ) async throws(StoreError) -> [MachineUpdate] {
-        try await base.process(request, apply: apply)
-    }
-    func prepare() async throws(StoreError) { try await base.prepare() }
-    func enqueue(_ events: [IncomingEvent]) async throws(StoreError) -> [Admission] { try await base.enqueue(events) }
-    func record(of machine: String) async throws(StoreError) -> MachineRecord? { try await base.record(of: machine) }
-    func journal(of machine: String) async throws(StoreError) -> [JournalEntry] { try await base.journal(of: machine) }
-    func backlog(now: Int64) async throws(StoreError) -> Backlog { try await base.backlog(now: now) }
-    func machineIDs() async throws(StoreError) -> [String] { try await base.machineIDs() }
-    func census() async throws(StoreError) -> [MachineCensus] { try await base.census() }
-    func claimEffects(_ request: EffectClaimRequest) async throws(StoreError) -> [OutboxEntry] {
-        try await base.claimEffects(request)
-    }
-    func settleEffects(_ outcomes: [EffectOutcome]) async throws(StoreError) { try await base.settleEffects(outcomes) }
-    func outbox(of machine: String) async throws(StoreError) -> [OutboxEntry] { try await base.outbox(of: machine) }
-    func deadLetters(limit: Int) async throws(StoreError) -> [OutboxEntry] { try await base.deadLetters(limit: limit) }
-    func retryDeadLetter(_ key: EffectKey, at time: Int64) async throws(StoreError) -> Bool {
-        try await base.retryDeadLetter(key, at: time)
     }
 }
 #endif

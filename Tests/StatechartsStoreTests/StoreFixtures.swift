@@ -102,4 +102,39 @@ func fourWorkersShareAFleet(_ store: any MachineStore) async throws {
         #expect(sequences == Array(try #require(sequences.first)...41))
     }
 }
+
+/// A test's store around another: every requirement goes to `base`, except those the test's
+/// type writes itself (a failure to inject, a call to count).
+protocol ForwardingStore: MachineStore {
+    var base: any MachineStore { get }
+}
+
+extension ForwardingStore {
+    func prepare() async throws(StoreError) { try await base.prepare() }
+    func enqueue(_ events: [IncomingEvent]) async throws(StoreError) -> [Admission] { try await base.enqueue(events) }
+    func enqueue(
+        collecting collect: @escaping @Sendable () -> [IncomingEvent]
+    ) async throws(StoreError) -> [Admission] {
+        try await base.enqueue(collecting: collect)
+    }
+    func process(
+        _ request: ClaimRequest, apply: @escaping @Sendable ([ClaimedMachine]) throws -> [MachineUpdate]
+    ) async throws(StoreError) -> [MachineUpdate] {
+        try await base.process(request, apply: apply)
+    }
+    func record(of machine: String) async throws(StoreError) -> MachineRecord? { try await base.record(of: machine) }
+    func journal(of machine: String) async throws(StoreError) -> [JournalEntry] { try await base.journal(of: machine) }
+    func backlog(now: Int64) async throws(StoreError) -> Backlog { try await base.backlog(now: now) }
+    func machineIDs() async throws(StoreError) -> [String] { try await base.machineIDs() }
+    func census() async throws(StoreError) -> [MachineCensus] { try await base.census() }
+    func claimEffects(_ request: EffectClaimRequest) async throws(StoreError) -> [OutboxEntry] {
+        try await base.claimEffects(request)
+    }
+    func settleEffects(_ outcomes: [EffectOutcome]) async throws(StoreError) { try await base.settleEffects(outcomes) }
+    func outbox(of machine: String) async throws(StoreError) -> [OutboxEntry] { try await base.outbox(of: machine) }
+    func deadLetters(limit: Int) async throws(StoreError) -> [OutboxEntry] { try await base.deadLetters(limit: limit) }
+    func retryDeadLetter(_ key: EffectKey, at time: Int64) async throws(StoreError) -> Bool {
+        try await base.retryDeadLetter(key, at: time)
+    }
+}
 #endif

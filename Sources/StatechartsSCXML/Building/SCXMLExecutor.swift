@@ -286,9 +286,8 @@ enum SCXMLExecutor {
                 "a <send> of type '\(type)' needs a target", at: location, sendID: sendID, in: &scope)
             return
         }
-        var event = SCXMLEvent(
-            name ?? "", type: .external, sendID: eventSendID, origin: processor.location,
-            originType: processor.types.first)
+        let data: SCXMLValue?
+        var raw: String?
         if let content = send.content {
             let value: SCXMLValue
             if let expression = content.expression {
@@ -296,11 +295,14 @@ enum SCXMLExecutor {
             } else {
                 value = .string(content.inline?.string ?? "")
             }
-            event.raw = value.description
-            event.data = value
+            raw = value.description
+            data = value
         } else {
-            event.data = try eventData(send, at: location, in: &scope)
+            data = try eventData(send, at: location, in: &scope)
         }
+        let event = SCXMLEvent(
+            name ?? "", data: data, type: .external, sendID: eventSendID, origin: processor.location,
+            originType: processor.types.first, raw: raw)
         scope.send(OutgoingEvent(event, target: target, type: type, delay: delay, id: sendID, location: location))
     }
 

@@ -61,12 +61,10 @@ package struct SCXMLInvocation: Sendable, Hashable, Codable {
     /// An event the work of this invocation sent, as the invoking session receives it: external,
     /// from the work, with the invocation's `invokeid`.
     package func eventFromWork(_ sent: SCXMLEvent) -> SCXMLEvent {
-        var event = sent
-        event.invokeID = invokeID
-        event.type = .external
-        event.origin = "#_scxml_\(childSessionID)"
-        event.originType = SCXMLExecutor.scxmlProcessor
-        return event
+        // Made whole, so that its fields get one box, not one per field changed.
+        SCXMLEvent(
+            sent.name, data: sent.data, type: .external, sendID: sent.sendID, origin: "#_scxml_\(childSessionID)",
+            originType: SCXMLExecutor.scxmlProcessor, invokeID: invokeID, raw: sent.raw)
     }
 
     /// `done.invoke.ID`, with the data the work returned.
