@@ -63,7 +63,8 @@ import Testing
         let explicitNull = Data(#"{"name":"n","type":"external","sendID":null}"#.utf8)
         #expect(try JSONDecoder().decode(SCXMLEvent.self, from: explicitNull) == SCXMLEvent("n"))
         // Without its type, an event does not decode.
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SCXMLEvent.self, from: Data(#"{"name":"n"}"#.utf8)) }
+        let withoutType = Data(#"{"name":"n"}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(SCXMLEvent.self, from: withoutType) }
     }
 
     @Test("equality and hashing compare the fields, not the boxes that hold them")

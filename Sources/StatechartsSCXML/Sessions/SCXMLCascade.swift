@@ -1,3 +1,5 @@
+import Statecharts
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Statecharts
 
 /// The budget of the cascade a session is running now: what one call of an ``SCXMLSession`` may
 /// still spend, in every session it reaches.
