@@ -181,6 +181,22 @@ struct QuietNullModel: CountingNullModel {
         #expect(calls[2].0 != calls[1].0)
     }
 
+    @Test("a cascade's script time is counted from the first time it is asked for, then stays")
+    func scriptClockStartsWhenAsked() throws {
+        var limits = SCXMLLimits.default
+        limits.scriptTime = .seconds(30)
+        let cascade = SCXMLCascade(limits: limits)
+        // Time spent before any script asks (a step of the null data model) is not script time.
+        Thread.sleep(forTimeInterval: 0.3)
+        let remaining = try #require(cascade.remainingScriptTime)
+        #expect(remaining > .seconds(29.6) && remaining <= .seconds(30))
+        let deadline = cascade.scriptDeadline
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(cascade.scriptDeadline == deadline)
+        limits.scriptTime = nil
+        #expect(SCXMLCascade(limits: limits).scriptDeadline == nil)
+    }
+
     @Test("a session's location at SCXML's processor follows its identifier, decoded or changed")
     func scxmlLocationFollowsTheIdentifier() throws {
         var info = SCXMLSessionInfo(id: "first", name: nil)

@@ -19,6 +19,9 @@ final class NameIndexTable: Sendable {
     let names: [String]
     /// Each slot's kind index, -1 for an empty slot.
     let indices: [Int32]
+    /// Each slot's name's whole hash (``hash(_:)``), compared before the names: a lookup that
+    /// meets another name in its run compares two words instead of two strings.
+    let hashes: [UInt64]
     /// The number of slots less one (a power of two less one).
     let mask: Int
     /// Whether the table is used: `false` for a chart whose kinds are not strings, and when the
@@ -32,17 +35,21 @@ final class NameIndexTable: Sendable {
         while capacity < indexByName.count * 4 { capacity *= 2 }
         var names = Array(repeating: "", count: capacity)
         var indices = Array(repeating: Int32(-1), count: capacity)
+        var hashes = Array(repeating: UInt64(0), count: capacity)
         let mask = capacity - 1
         // Sorted, so that the table is the same on every run.
         for (name, index) in indexByName.sorted(by: { $0.value < $1.value }) {
             var copy = name
-            var slot = copy.withUTF8 { Int(truncatingIfNeeded: Self.hash($0)) } & mask
+            let hash = copy.withUTF8 { Self.hash($0) }
+            var slot = Int(truncatingIfNeeded: hash) & mask
             while indices[slot] >= 0 { slot = (slot + 1) & mask }
             names[slot] = name
             indices[slot] = index
+            hashes[slot] = hash
         }
         self.names = names
         self.indices = indices
+        self.hashes = hashes
         self.mask = mask
         self.isUsable = isUsable && Self.longestRun(of: indices) <= Self.longestRunAllowed
     }
@@ -57,7 +64,7 @@ final class NameIndexTable: Sendable {
         while true {
             let index = indices[slot]
             if index < 0 { return -1 }
-            if names[slot] == name { return index }
+            if hashes[slot] == hash && names[slot] == name { return index }
             slot = (slot &+ 1) & mask
         }
     }

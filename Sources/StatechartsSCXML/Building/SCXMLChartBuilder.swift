@@ -294,6 +294,16 @@ struct SCXMLChartBuilder {
             return true
         }
         guard runs else { return nil }
-        return { scope in try SCXMLExecutor.runBlock(actions, in: &scope) }
+        let prepared = PreparedAction.block(actions)
+        // A block of one `<send>` or one `<cancel>` (a state's timeout, its cancellation) runs
+        // it without the loop over the block's actions.
+        if prepared.count == 1 {
+            switch prepared[0] {
+            case .send(let send): return { scope in try SCXMLExecutor.runBlock(of: send, in: &scope) }
+            case .cancel(let sendID): return { scope in scope.cancel(id: sendID) }
+            case .action: break
+            }
+        }
+        return { scope in try SCXMLExecutor.runBlock(prepared, in: &scope) }
     }
 }

@@ -19,24 +19,60 @@ enum SCXMLExecutor {
         for action in actions { try run(action, in: &scope) }
     }
 
-    /// Runs a block of the chart (entry, exit, a transition's actions). When the cascade went past
-    /// a limit, the block stops quietly: the session is ending.
-    static func runBlock(_ actions: [SCXMLAction], in scope: inout SCXMLScope) throws {
+    /// Runs a block of the chart (entry, exit, a transition's actions), prepared when the chart
+    /// was built. When the cascade went past a limit, the block stops quietly: the session is
+    /// ending.
+    static func runBlock(_ actions: [PreparedAction], in scope: inout SCXMLScope) throws {
+        try runningBlock {
+            for action in actions {
+                switch action {
+                case .send(let prepared):
+                    try naming("send", at: prepared.location) { try send(prepared, in: &scope) }
+                case .cancel(let sendID):
+                    // Nothing to evaluate: it cannot fail.
+                    scope.cancel(id: sendID)
+                case .action(let action):
+                    try run(action, in: &scope)
+                }
+            }
+        }
+    }
+
+    /// Runs a block of the chart that is one `<send>`, as ``runBlock(_:in:)`` runs it.
+    static func runBlock(of prepared: PreparedSend, in scope: inout SCXMLScope) throws {
+        try runningBlock {
+            try naming("send", at: prepared.location) { try send(prepared, in: &scope) }
+        }
+    }
+
+    /// Runs `body`, a block of the chart: when the cascade went past a limit, the block stops
+    /// quietly, since the session is ending.
+    @inline(__always)
+    static func runningBlock(_ body: () throws -> Void) throws {
         do {
-            try run(actions, in: &scope)
+            try body()
         } catch let error as SCXMLEvaluationError where error.stopsCascade {
             return
         }
     }
 
     static func run(_ action: SCXMLAction, in scope: inout SCXMLScope) throws {
+        try naming(action.tagName, at: action.location) { try perform(action, in: &scope) }
+    }
+
+    /// Runs `body`, the element `tagName` written at `location`: what it throws names the element
+    /// (an ``SCXMLEvaluationError`` that names none is given `tagName`; another error becomes one).
+    @inline(__always)
+    static func naming(
+        _ tagName: @autoclosure () -> String, at location: SourcePosition, _ body: () throws -> Void
+    ) throws {
         do {
-            try perform(action, in: &scope)
+            try body()
         } catch var error as SCXMLEvaluationError {
-            if error.element == nil { error.element = action.tagName }
+            if error.element == nil { error.element = tagName() }
             throw error
         } catch {
-            throw SCXMLEvaluationError("\(error)", at: action.location, element: action.tagName)
+            throw SCXMLEvaluationError("\(error)", at: location, element: tagName())
         }
     }
 
@@ -170,6 +206,39 @@ enum SCXMLExecutor {
 
     // MARK: - Send
 
+    /// A `<send>` of a block: one whose attributes are all written out and that sends its
+    /// session a delayed event with no data sends the event this session made for it the first
+    /// time; any other goes through ``send(_:at:in:)``.
+    static func send(_ prepared: PreparedSend, in scope: inout SCXMLScope) throws {
+        guard let delay = prepared.literalDelay, let name = prepared.send.event else {
+            return try send(prepared.send, at: prepared.location, in: &scope)
+        }
+        let id = prepared.send.id
+        let sendID = id ?? scope.context.makeSendID()
+        try checkPendingTimers(name, at: prepared.location, sendID: id, in: scope)
+        let ownTarget = scope.context.info.scxmlLocation
+        let event = scope.context.event(of: prepared) {
+            SCXMLEvent(name, type: .external, sendID: id, origin: ownTarget, originType: scxmlProcessor)
+        }
+        scope.send(event, after: delay, id: sendID)
+    }
+
+    /// Throws when the session has as many timers pending as its limits allow: the event `name`
+    /// cannot wait.
+    static func checkPendingTimers(
+        _ name: String, at location: SourcePosition, sendID: String?, in scope: borrowing SCXMLScope
+    ) throws {
+        // The running session's limits; the machine's own when it runs outside one (a restored
+        // session keeps the limits of its options, not of its archive).
+        let limits = SCXMLCascade.current?.limits ?? scope.context.info.limits
+        guard scope.pendingTimerCount < limits.pendingTimers else {
+            let violation = limits.violation(
+                .pendingTimers, element: "send", location: location, session: scope.context.info.id,
+                detail: "the event '\(name)' cannot wait: \(scope.pendingTimerCount) timers are pending")
+            throw SCXMLEvaluationError("\(violation)", at: location, sendID: sendID, element: "send")
+        }
+    }
+
     static func send(_ send: SCXMLSend, at location: SourcePosition, in scope: inout SCXMLScope) throws {
         let name = try send.event ?? send.eventExpression.map { try value($0, in: &scope).description }
         let target = try send.target ?? send.targetExpression.map { try value($0, in: &scope).description }
@@ -220,15 +289,7 @@ enum SCXMLExecutor {
         case nil, "", ownTarget?:
             if delay > .zero {
                 // A timer of the machine: archived with it, cancelled by <cancel>.
-                // The running session's limits; the machine's own when it runs outside one (a
-                // restored session keeps the limits of its options, not of its archive).
-                let limits = SCXMLCascade.current?.limits ?? scope.context.info.limits
-                guard scope.pendingTimerCount < limits.pendingTimers else {
-                    let violation = limits.violation(
-                        .pendingTimers, element: "send", location: location, session: scope.context.info.id,
-                        detail: "the event '\(name)' cannot wait: \(scope.pendingTimerCount) timers are pending")
-                    throw SCXMLEvaluationError("\(violation)", at: location, sendID: eventSendID, element: "send")
-                }
+                try checkPendingTimers(name, at: location, sendID: eventSendID, in: scope)
                 scope.send(event, after: delay, id: sendID)
             } else {
                 // Through the session, which keeps one external queue for every sender.

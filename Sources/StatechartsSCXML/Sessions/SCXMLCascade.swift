@@ -64,7 +64,22 @@ public final class SCXMLCascade: @unchecked Sendable {
     /// The limits of the session.
     public let limits: SCXMLLimits
     /// When the cascade's script time is spent; `nil` when scripts have no time limit.
-    @exclusivity(unchecked) public private(set) var scriptDeadline: ContinuousClock.Instant?
+    ///
+    /// The script time is counted from the first time a data model asks for it in the cascade
+    /// (or in an instant of a call that moves time on), which it does before it runs its first
+    /// script: a cascade that runs no script (the null data model's) never reads the clock.
+    public var scriptDeadline: ContinuousClock.Instant? {
+        if !isScriptClockStarted {
+            isScriptClockStarted = true
+            startedScriptDeadline = limits.scriptTime.map { ContinuousClock.now + $0 }
+        }
+        return startedScriptDeadline
+    }
+    /// What ``scriptDeadline`` read when it was first asked for since the cascade or its instant
+    /// started.
+    @exclusivity(unchecked) private var startedScriptDeadline: ContinuousClock.Instant?
+    /// Whether ``scriptDeadline`` was asked for since the cascade or its instant started.
+    @exclusivity(unchecked) private var isScriptClockStarted = false
     /// The first limit a session went past during the cascade; it ends the session.
     @exclusivity(unchecked) public private(set) var violation: LimitViolation?
     /// The Swift code of the guards the documents name (``SCXMLSession/Options/guards``).
@@ -86,14 +101,13 @@ public final class SCXMLCascade: @unchecked Sendable {
         self.limits = limits
         self.namedGuards = namedGuards
         self.namedActions = namedActions
-        scriptDeadline = limits.scriptTime.map { ContinuousClock.now + $0 }
     }
 
     /// Makes an ended cascade (``end()``) new again, for the next call of the session that made it:
     /// a whole budget, no violation. The session reuses its cascade only while it holds the sole
     /// reference to it, so nothing that saw the last call sees this change.
     func restart() {
-        scriptDeadline = limits.scriptTime.map { ContinuousClock.now + $0 }
+        isScriptClockStarted = false
         // A violation is recorded with isStopped, so only a stopped cascade has one to drop.
         if isStopped {
             violation = nil
@@ -104,7 +118,7 @@ public final class SCXMLCascade: @unchecked Sendable {
     /// Gives the scripts a whole budget again: a call that moves time on runs one cascade per
     /// instant at which timers fire.
     func beginInstant() {
-        scriptDeadline = limits.scriptTime.map { ContinuousClock.now + $0 }
+        isScriptClockStarted = false
     }
 
     /// The script time left; `nil` for no limit. Zero or less once spent.

@@ -31,6 +31,13 @@ public struct SCXMLContext: DataModel {
     var invocations: [SCXMLInvocation] = []
     /// The number of invocations started, for generated identifiers.
     var invocationCounter = 0
+    /// The events of the chart's `<send>`s whose event is the same at every run in this session
+    /// (``PreparedSend/literalDelay``), made at their first run: sending one again copies it,
+    /// instead of making its fields anew. Not archived: a restored session makes them again.
+    var preparedEvents: [(send: PreparedSend, event: SCXMLEvent)] = []
+
+    /// The most events ``preparedEvents`` keeps; the `<send>`s after them make theirs each time.
+    static let preparedEventLimit = 16
 
     /// A context with a fresh model.
     public init(model: any SCXMLDataModel, info: SCXMLSessionInfo) {
@@ -85,6 +92,14 @@ public struct SCXMLContext: DataModel {
         var data = event.doneData as? SCXMLValue
         if let failure = event.failure { data = SCXMLErrorData.value(of: failure, evaluation: evaluation) }
         return SCXMLEvent(event.name, data: data, type: .platform, sendID: evaluation?.sendID)
+    }
+
+    /// The event `prepared` sends in this session: the one `make` made at its first run.
+    mutating func event(of prepared: PreparedSend, make: () -> SCXMLEvent) -> SCXMLEvent {
+        for entry in preparedEvents where entry.send === prepared { return entry.event }
+        let event = make()
+        if preparedEvents.count < Self.preparedEventLimit { preparedEvents.append((prepared, event)) }
+        return event
     }
 
     /// A new send identifier, unique in the session.
