@@ -113,6 +113,33 @@ import Testing
         }
     }
 
+    @Test("events sent again from what the session kept take their own transitions")
+    func keptEventsTakeTheirOwnTransitions() throws {
+        let chart = try SCXMLChart.load(
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" initial="a">
+              <state id="a">
+                <onentry><send event="toX" delay="1s" id="one"/></onentry>
+                <transition event="toX" target="x"/>
+              </state>
+              <state id="x">
+                <onentry><send event="toA" delay="1s" id="two"/></onentry>
+                <transition event="toA" target="a"/>
+              </state>
+            </scxml>
+            """)
+        var session = SCXMLSession(chart: chart)
+        try session.start()
+        var visited: [[String]] = []
+        // The first round makes each event; the next ones send what the session kept.
+        for _ in 0..<4 {
+            try session.advance(by: .seconds(1))
+            visited.append(session.machine.activeStates)
+        }
+        #expect(visited == [["x"], ["a"], ["x"], ["a"]])
+        #expect(session.machine.pendingTimers.map(\.name) == ["toX"])
+    }
+
     @Test("a block of one <send> or one <cancel> runs as a block: the timer is armed, then cancelled")
     func singleActionBlocks() throws {
         let chart = try SCXMLChart.load(

@@ -110,6 +110,21 @@ public struct Scope<State, Event, Context>: ~Copyable {
         operations.send(machine, event, delay.clampedNanoseconds, id)
     }
 
+    /// The index of `event`'s kind in the machine's chart (-1 for a kind the chart does not
+    /// know), for ``send(_:kind:after:id:)``: a runtime that sends the same event again finds it
+    /// once.
+    @inlinable
+    package func kindIndex(of event: Event) -> Int32 {
+        operations.kindIndex(machine, event)
+    }
+
+    /// ``send(_:after:id:)`` for an event whose kind index in this machine's chart is `kind`
+    /// (``kindIndex(of:)``).
+    @inlinable
+    package mutating func send(_ event: Event, kind: Int32, after delay: Duration, id: String?) {
+        operations.sendKind(machine, event, kind, delay.clampedNanoseconds, id)
+    }
+
     /// Sends an event outside the machine: to another machine, a parent session, a service
     /// (SCXML `<send>` with a `target`).
     ///
@@ -220,6 +235,8 @@ public struct Scope<State, Event, Context>: ~Copyable {
 final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
     @usableFromInline let raise: (UnsafeMutableRawPointer, Event) -> Void
     @usableFromInline let send: (UnsafeMutableRawPointer, Event, Int64, String?) -> Void
+    @usableFromInline let sendKind: (UnsafeMutableRawPointer, Event, Int32, Int64, String?) -> Void
+    @usableFromInline let kindIndex: (UnsafeMutableRawPointer, Event) -> Int32
     @usableFromInline let cancel: (UnsafeMutableRawPointer, String) -> Void
     @usableFromInline let sendOut: (UnsafeMutableRawPointer, OutgoingEvent<Event>) -> Void
     @usableFromInline let raiseCommunicationError: (UnsafeMutableRawPointer, ExecutionFailure) -> Void
@@ -236,6 +253,8 @@ final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
     init(
         raise: @escaping (UnsafeMutableRawPointer, Event) -> Void,
         send: @escaping (UnsafeMutableRawPointer, Event, Int64, String?) -> Void,
+        sendKind: @escaping (UnsafeMutableRawPointer, Event, Int32, Int64, String?) -> Void,
+        kindIndex: @escaping (UnsafeMutableRawPointer, Event) -> Int32,
         cancel: @escaping (UnsafeMutableRawPointer, String) -> Void,
         sendOut: @escaping (UnsafeMutableRawPointer, OutgoingEvent<Event>) -> Void,
         raiseCommunicationError: @escaping (UnsafeMutableRawPointer, ExecutionFailure) -> Void,
@@ -249,6 +268,8 @@ final class ScopeOperations<State, Event, Context>: @unchecked Sendable {
     ) {
         self.raise = raise
         self.send = send
+        self.sendKind = sendKind
+        self.kindIndex = kindIndex
         self.cancel = cancel
         self.sendOut = sendOut
         self.raiseCommunicationError = raiseCommunicationError
@@ -277,6 +298,12 @@ extension ScopeOperations where State: Hashable, Event: StatechartEvent, Event.K
             },
             send: { raw, event, delay, id in
                 raw.assumingMemoryBound(to: Machine.self).pointee.schedule(event, after: delay, id: id)
+            },
+            sendKind: { raw, event, kind, delay, id in
+                raw.assumingMemoryBound(to: Machine.self).pointee.schedule(event, kind: kind, after: delay, id: id)
+            },
+            kindIndex: { raw, event in
+                raw.assumingMemoryBound(to: Machine.self).pointee.kindIndex(of: event)
             },
             cancel: { raw, id in
                 raw.assumingMemoryBound(to: Machine.self).pointee.cancelSends(id: id)

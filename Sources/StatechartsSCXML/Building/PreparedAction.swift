@@ -36,7 +36,7 @@ final class PreparedSend: Sendable {
     /// For a `<send>` whose every attribute is written out, that sends its session a delayed
     /// event with no data (the timeouts of most documents: `<send event="tick" delay="1s"
     /// id="tick"/>`): the delay, and the event's name. Its event is then the same at every run
-    /// in a session, which keeps it (``SCXMLContext/event(of:make:)``).
+    /// in a session, which keeps it (``SCXMLContext/preparedEvents``).
     let literalDelay: Duration?
 
     init(_ send: SCXMLSend, location: SourcePosition) {

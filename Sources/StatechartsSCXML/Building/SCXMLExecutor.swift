@@ -216,11 +216,15 @@ enum SCXMLExecutor {
         let id = prepared.send.id
         let sendID = id ?? scope.context.makeSendID()
         try checkPendingTimers(name, at: prepared.location, sendID: id, in: scope)
-        let ownTarget = scope.context.info.scxmlLocation
-        let event = scope.context.event(of: prepared) {
-            SCXMLEvent(name, type: .external, sendID: id, origin: ownTarget, originType: scxmlProcessor)
+        if let kept = scope.context.preparedEvent(of: prepared) {
+            scope.send(kept.event, kind: kept.kind, after: delay, id: sendID)
+            return
         }
-        scope.send(event, after: delay, id: sendID)
+        let event = SCXMLEvent(
+            name, type: .external, sendID: id, origin: scope.context.info.scxmlLocation, originType: scxmlProcessor)
+        let kind = scope.kindIndex(of: event)
+        scope.context.keep(event, kind: kind, sentBy: prepared)
+        scope.send(event, kind: kind, after: delay, id: sendID)
     }
 
     /// Throws when the session has as many timers pending as its limits allow: the event `name`

@@ -32,9 +32,20 @@ public struct SCXMLContext: DataModel {
     /// The number of invocations started, for generated identifiers.
     var invocationCounter = 0
     /// The events of the chart's `<send>`s whose event is the same at every run in this session
-    /// (``PreparedSend/literalDelay``), made at their first run: sending one again copies it,
-    /// instead of making its fields anew. Not archived: a restored session makes them again.
-    var preparedEvents: [(send: PreparedSend, event: SCXMLEvent)] = []
+    /// (``PreparedSend/literalDelay``), made at their first run, with their kind's index in the
+    /// machine's chart: sending one again copies it, instead of making its fields anew and
+    /// finding its kind by name. Not archived: a restored session makes them again.
+    var preparedEvents: [PreparedEvent] = []
+
+    /// An event of ``preparedEvents``.
+    struct PreparedEvent: Sendable {
+        /// The `<send>` that sends it.
+        let send: PreparedSend
+        /// The event.
+        let event: SCXMLEvent
+        /// The index of its kind in the machine's chart.
+        let kind: Int32
+    }
 
     /// The most events ``preparedEvents`` keeps; the `<send>`s after them make theirs each time.
     static let preparedEventLimit = 16
@@ -94,12 +105,19 @@ public struct SCXMLContext: DataModel {
         return SCXMLEvent(event.name, data: data, type: .platform, sendID: evaluation?.sendID)
     }
 
-    /// The event `prepared` sends in this session: the one `make` made at its first run.
-    mutating func event(of prepared: PreparedSend, make: () -> SCXMLEvent) -> SCXMLEvent {
-        for entry in preparedEvents where entry.send === prepared { return entry.event }
-        let event = make()
-        if preparedEvents.count < Self.preparedEventLimit { preparedEvents.append((prepared, event)) }
-        return event
+    /// The event `prepared` sends in this session, kept at its first run; `nil` before.
+    func preparedEvent(of prepared: PreparedSend) -> (event: SCXMLEvent, kind: Int32)? {
+        // By index, so that the entries passed over are not copied.
+        for index in preparedEvents.indices where preparedEvents[index].send === prepared {
+            return (preparedEvents[index].event, preparedEvents[index].kind)
+        }
+        return nil
+    }
+
+    /// Keeps the event `prepared` sends in this session, while there is room.
+    mutating func keep(_ event: SCXMLEvent, kind: Int32, sentBy prepared: PreparedSend) {
+        guard preparedEvents.count < Self.preparedEventLimit else { return }
+        preparedEvents.append(PreparedEvent(send: prepared, event: event, kind: kind))
     }
 
     /// A new send identifier, unique in the session.
