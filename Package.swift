@@ -135,7 +135,9 @@ let package = Package(
         // The engine: charts, machines and the W3C SCXML algorithm. No dependencies.
         .target(name: "Statecharts"),
         // SCXML documents: reading, writing, data models, executable content.
-        .target(name: "StatechartsSCXML", dependencies: ["Statecharts"]),
+        .target(name: "StatechartsSCXML", dependencies: ["Statecharts", "CStatechartsThread"]),
+        // The thread-local slot of the cascade a session call binds (C11 `_Thread_local`).
+        .target(name: "CStatechartsThread"),
         // What the build plugin runs: `statechart generate` without the tool's other commands.
         .executableTarget(name: "statechart-generate", dependencies: ["StatechartsSCXML"]),
         .plugin(name: "StatechartsGenerator", capability: .buildTool(), dependencies: ["statechart-generate"]),

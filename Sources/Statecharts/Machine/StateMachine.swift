@@ -153,6 +153,16 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
         return .nanoseconds(deadline)
     }
 
+    /// Whether a timer falls due by `instant` (its deadline is at or before it), as comparing
+    /// ``nextDeadline`` with it tells: the first deadline's nanoseconds are multiplied out to
+    /// attoseconds and compared with the instant's 128 bits, without a division.
+    @inlinable
+    package func hasTimerDue(by instant: Duration) -> Bool {
+        guard let first = extras?.timers.nextDeadline else { return false }
+        let deadline = first.multipliedFullWidth(by: 1_000_000_000)
+        return (deadline.high, deadline.low) <= (instant._high, instant._low)
+    }
+
     /// The number of pending timers: state timeouts and delayed events.
     @inlinable
     public var pendingTimerCount: Int { extras?.timers.count ?? 0 }

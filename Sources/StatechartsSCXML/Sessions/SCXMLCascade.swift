@@ -1,12 +1,5 @@
+import CStatechartsThread
 import Statecharts
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The budget of the cascade a session is running now: what one call of an ``SCXMLSession`` may
 /// still spend, in every session it reaches.
@@ -34,32 +27,26 @@ public final class SCXMLCascade: @unchecked Sendable {
     /// on (``withCurrent(_:_:)``), not to a task: binding a task-local value outside a task
     /// allocates, twice, on every call.
     public static var current: SCXMLCascade? {
-        guard let pointer = pthread_getspecific(currentKey) else { return nil }
+        guard let pointer = statecharts_current_cascade() else { return nil }
         return Unmanaged<SCXMLCascade>.fromOpaque(pointer).takeUnretainedValue()
     }
 
     /// Runs `body` with `cascade` as ``current`` on this thread, then restores the cascade bound
     /// before (calls nest: an inner session call binds its own and gives the outer one back).
+    ///
+    /// The binding is a C thread-local pointer (`CStatechartsThread`): it holds the cascade
+    /// unretained, kept alive by this function's argument while it is bound.
     public static func withCurrent<Result, Failure: Error>(
         _ cascade: SCXMLCascade?, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let key = currentKey
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, cascade.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) })
+        let previous = statecharts_current_cascade()
+        statecharts_bind_cascade(cascade.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) })
         defer {
-            pthread_setspecific(key, previous)
+            statecharts_bind_cascade(previous)
             withExtendedLifetime(cascade) {}
         }
         return try body()
     }
-
-    /// The thread-specific slot of ``current``, made once per process; it holds an unretained
-    /// reference, kept alive by ``withCurrent(_:_:)``'s argument while it is bound.
-    private static let currentKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
 
     /// The limits of the session.
     public let limits: SCXMLLimits
@@ -147,7 +134,14 @@ public final class SCXMLCascade: @unchecked Sendable {
 
     /// Ends the cascade: tells what joined it (``join(_:)``), once each, in order. Called by
     /// whoever bound the cascade to ``current``, when that call returns.
+    @inline(__always)
     public func end() {
+        if firstParticipant != nil { endParticipants() }
+    }
+
+    /// Tells the participants, in the order they joined, that the cascade has ended; out of line,
+    /// so that a cascade nobody joined (the null data model's) ends in a comparison.
+    private func endParticipants() {
         guard let first = firstParticipant else { return }
         firstParticipant = nil
         let more = moreParticipants

@@ -133,7 +133,7 @@ extension SCXMLSession {
     /// now that a machine paused before. Returns whether any session had one.
     mutating func fireDueTimers() throws(MachineError<String, SCXMLEvent>) -> Bool {
         let now = host.router.now
-        if machine.status == .running, let deadline = machine.nextDeadline, deadline <= now {
+        if machine.status == .running, machine.hasTimerDue(by: now) {
             try countCascadeStep()
             defer { afterRouting() }
             if options.recordsMicrosteps {

@@ -247,7 +247,8 @@ public struct SCXMLSession: Sendable {
             }
         }
         budget.end()
-        if let violation = budget.violation { failure = .limitExceeded(violation) }
+        // Only a stopped cascade has a violation: the flag is read first, not the violation's fields.
+        if budget.isStopped, let violation = budget.violation { failure = .limitExceeded(violation) }
         guard let failure else { return endStep() }
         abandonCascade()
         if case .limitExceeded(let violation) = failure { end(failure, violation: violation) }
