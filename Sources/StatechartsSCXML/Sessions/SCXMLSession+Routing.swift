@@ -145,7 +145,7 @@ extension SCXMLSession {
         }
         for id in host.router.childOrder {
             guard let child = host.router.children[id], child.machine.status == .running,
-                let deadline = child.machine.nextDeadline, deadline <= now
+                child.machine.hasTimerDue(by: now)
             else { continue }
             try countCascadeStep()
             onChild(id) { machine throws(MachineError<String, SCXMLEvent>) in try machine.advance(to: now) }
