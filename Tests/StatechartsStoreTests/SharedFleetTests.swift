@@ -165,13 +165,13 @@ struct SharedFleetTests {
         do {
             let store = try SQLiteMachineStore(path: path)
             try await store.pool.write { db in
-                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('statecharts-store-v4')")
+                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('statecharts-store-v5')")
             }
         }
-        #expect(throws: StoreError.schemaTooNew(found: 4, supported: 3)) { try SQLiteMachineStore(path: path) }
+        #expect(throws: StoreError.schemaTooNew(found: 5, supported: 4)) { try SQLiteMachineStore(path: path) }
     }
 
-    @Test("a file of schema version 1 gains the outbox and the index of pending events, its machines kept")
+    @Test("a file of schema version 1 gains the outbox and today's indexes, its machines kept")
     func fromVersion1() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statecharts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -184,8 +184,11 @@ struct SharedFleetTests {
             try await store.pool.write { db in
                 try db.execute(
                     sql: """
-                        DROP TABLE statechart_outbox; DROP INDEX statechart_journal_machine_pending;
-                        DELETE FROM grdb_migrations WHERE identifier IN ('statecharts-store-v2', 'statecharts-store-v3')
+                        DROP TABLE statechart_outbox; DROP INDEX statechart_journal_event_id;
+                        DROP INDEX statechart_journal_machine;
+                        CREATE UNIQUE INDEX statechart_journal_event ON statechart_journal(machine_id, event_id);
+                        DELETE FROM grdb_migrations WHERE identifier IN
+                            ('statecharts-store-v2', 'statecharts-store-v3', 'statecharts-store-v4')
                         """)
             }
         }
@@ -195,10 +198,71 @@ struct SharedFleetTests {
         #expect(try await fleet.machine("old")?.context.items == [1])
         #expect(try await fleet.outbox(of: "old").isEmpty)
         let indexes = try await store.pool.read { db in
-            try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'statechart_journal_machine_pending'")
+            try String.fetchSet(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'statechart_%'")
         }
-        #expect(indexes == 1)
+        #expect(
+            indexes == [
+                "statechart_journal_event_id", "statechart_journal_pending", "statechart_journal_machine",
+                "statechart_timers_due", "statechart_outbox_key", "statechart_outbox_due", "statechart_outbox_dead",
+                "statechart_outbox_send",
+            ])
+    }
+
+    @Test("a file of schema version 3 keeps its journal, its pending events and its outbox through version 4")
+    func fromVersion3() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statecharts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // As a library of version 3 wrote it: a machine started and applied through its first event,
+        // a second event pending, an effect due in the outbox and a dead letter. Its epoch is the
+        // test clock's time, so that its 30 seconds in `open` have not passed.
+        let versionThree = folder.appendingPathComponent("v3.sqlite").path
+        do {
+            let queue = try DatabaseQueue(path: versionThree)
+            var migrator = DatabaseMigrator()
+            SQLiteMachineStore.registerMigrations(in: &migrator)
+            try migrator.migrate(queue, upTo: "statecharts-store-v3")
+            try await queue.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO statechart_machines (id, epoch, applied_sequence, configuration, status)
+                        VALUES ('old', 1800000000000000000, 2, 'open', 'running');
+                        INSERT INTO statechart_journal (machine_id, event_id, kind, payload, sequence, time, acknowledged_at)
+                        VALUES ('old', NULL, 2, NULL, 1, 0, 1),
+                               ('old', 'first', 0, '{"add":{"_0":1}}', 2, 0, 1),
+                               ('old', 'second', 0, '{"add":{"_0":2}}', NULL, NULL, 2);
+                        INSERT INTO statechart_outbox (machine_id, sequence, effect_index, kind, payload, due_at)
+                        VALUES ('old', 2, 0, 'log', '{"log":{"message":"due"}}', 5),
+                               ('old', 2, 1, 'log', '{"log":{"message":"dead"}}', 3);
+                        UPDATE statechart_outbox SET dead = 1, attempts = 4, last_error = 'gone' WHERE effect_index = 1;
+                        """)
+            }
+        }
+        let store = try SQLiteMachineStore(path: versionThree)
+        #expect(try await store.journal(of: "old").map(\.eventID) == [nil, "first", "second"])
+        #expect(try await store.backlog(now: 10).pendingEvents == 1)
+        let outbox = try await store.outbox(of: "old")
+        #expect(outbox.map(\.key.index) == [0, 1])
+        #expect(outbox.map(\.isDeadLetter) == [false, true])
+        #expect(outbox[1].lastError == "gone")
+        #expect(outbox[1].attempts == 4)
+        // The identifiers are still recognized: a send of "first" again is a duplicate.
+        let admissions = try await store.enqueue([
+            IncomingEvent(machine: "old", eventID: "first", payload: #"{"add":{"_0":1}}"#, acknowledgedAt: 3),
+            IncomingEvent(machine: "old", eventID: "third", payload: #"{"add":{"_0":3}}"#, acknowledgedAt: 3),
+        ])
+        #expect(admissions.first == .duplicate)
+        #expect(try await store.backlog(now: 10).pendingEvents == 2)
+        #expect(try await store.retryDeadLetter(EffectKey(machine: "old", sequence: 2, index: 1), at: 4))
+        #expect(try await store.deadLetters(limit: 10).isEmpty)
+        // A fleet rebuilds the machine from its journal and applies the two pending events.
+        let errors = Locked([String]())
+        let fleet = try orders(store, TestClock(), errors: errors)
+        try await fleet.drain()
+        #expect(errors.withLock { $0 } == [])
+        let items = try await fleet.machine("old")?.context.items
+        #expect(items == [1, 2, 3])
     }
 
     @Test("a file that cannot be opened is a typed error")

@@ -139,7 +139,9 @@ public struct SQLiteMachineStore: MachineStore {
 
     /// The identifiers of the migrations this library writes, newest last: prefixed, so that they
     /// stand beside an app's own in one migrator.
-    static let migrations = ["statecharts-store-v1", "statecharts-store-v2", "statecharts-store-v3"]
+    static let migrations = [
+        "statecharts-store-v1", "statecharts-store-v2", "statecharts-store-v3", "statecharts-store-v4",
+    ]
 
     /// The prefix of the store's migration identifiers.
     static let migrationPrefix = "statecharts-store-v"
@@ -248,6 +250,52 @@ public struct SQLiteMachineStore: MachineStore {
                         WHERE sequence IS NULL
                     """)
         }
+        // Where a commit writes in the order of time, where it can, instead of on a page per
+        // machine (measured in Evolution/0017-durable-outbox.md):
+        // - events are recognized by their identifier first, so that identifiers that grow with
+        //   time (a counter, a ULID, a UUIDv7) are added at the index's end;
+        // - a machine's entries are found by an index of applied entries only, which a worker's
+        //   step writes once per machine of its batch;
+        // - the index of each machine's pending events, which every send and every step wrote on
+        //   a page per machine, is gone: a claim reads a machine's later events by going on
+        //   through the pending events;
+        // - the outbox is kept in the order its entries were written, which is about the order
+        //   they are delivered and deleted in, and found by key through a small index.
+        migrator.registerMigration("statecharts-store-v4") { db in
+            try db.execute(
+                sql: """
+                    DROP INDEX statechart_journal_machine_pending;
+                    DROP INDEX statechart_journal_event;
+                    CREATE UNIQUE INDEX statechart_journal_event_id ON statechart_journal(event_id, machine_id)
+                        WHERE event_id IS NOT NULL;
+                    CREATE INDEX statechart_journal_machine ON statechart_journal(machine_id, sequence)
+                        WHERE sequence IS NOT NULL;
+                    CREATE TABLE statechart_outbox_v4 (
+                        position INTEGER PRIMARY KEY,
+                        machine_id TEXT NOT NULL,
+                        sequence INTEGER NOT NULL,
+                        effect_index INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        send_id TEXT,
+                        payload TEXT NOT NULL,
+                        due_at INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        last_error TEXT,
+                        dead INTEGER NOT NULL DEFAULT 0
+                    );
+                    INSERT INTO statechart_outbox_v4
+                        (machine_id, sequence, effect_index, kind, send_id, payload, due_at, attempts, last_error, dead)
+                    SELECT machine_id, sequence, effect_index, kind, send_id, payload, due_at, attempts, last_error, dead
+                    FROM statechart_outbox ORDER BY due_at, machine_id, sequence, effect_index;
+                    DROP TABLE statechart_outbox;
+                    ALTER TABLE statechart_outbox_v4 RENAME TO statechart_outbox;
+                    CREATE UNIQUE INDEX statechart_outbox_key ON statechart_outbox(machine_id, sequence, effect_index);
+                    CREATE INDEX statechart_outbox_due ON statechart_outbox(due_at) WHERE dead = 0;
+                    CREATE INDEX statechart_outbox_dead ON statechart_outbox(due_at) WHERE dead = 1;
+                    CREATE INDEX statechart_outbox_send ON statechart_outbox(machine_id, send_id)
+                        WHERE send_id IS NOT NULL;
+                    """)
+        }
     }
 
     /// Does nothing more: the tables are migrated when the store is opened.
@@ -343,11 +391,11 @@ public struct SQLiteMachineStore: MachineStore {
     /// then, while there is room, those with timers due.
     ///
     /// One scan of the pending events in the order they were journaled picks the machines, each
-    /// with the prefix of its own events the scan met. When the scan stopped at a machine beyond
-    /// the limit, each machine's prefix then goes on with its later pending events (up to
-    /// ``ClaimRequest/eventLimit``), read from the index of each machine's pending events: a
-    /// fleet behind its senders applies several events of a machine in one step of it, instead
-    /// of one per transaction.
+    /// with the prefix of its own events the scan met. Once it has picked
+    /// ``ClaimRequest/machineLimit`` machines, the scan goes on for their later events only (up to
+    /// ``ClaimRequest/eventLimit`` each), until each has its limit or over at most four times as
+    /// many more entries as the batch may take: a fleet behind its senders applies several events
+    /// of a machine in one step of it, instead of one per transaction.
     static func claimable(_ db: Database, _ request: ClaimRequest) throws -> ([String], [String: [PendingEvent]]) {
         var ids: [String] = []
         var pending: [String: [PendingEvent]] = [:]
@@ -357,46 +405,32 @@ public struct SQLiteMachineStore: MachineStore {
                     SELECT position, machine_id, event_id, payload, kind FROM statechart_journal
                     WHERE sequence IS NULL ORDER BY position
                     """))
-        var stoppedEarly = false
+        // Once the machines are chosen, the scan goes on for their later events only: until each
+        // has as many as a batch takes, or after four times as many more entries as the batch may
+        // take (the others' events among them).
+        let (perMachine, overflowPerMachine) = request.eventLimit.multipliedReportingOverflow(by: 4)
+        let (product, overflow) = request.machineLimit.multipliedReportingOverflow(by: perMachine)
+        var extraBudget = overflow || overflowPerMachine ? Int.max : product
+        var unfilled = 0
         while let row = try rows.next() {
+            let full = ids.count >= request.machineLimit
+            if full {
+                extraBudget -= 1
+                if extraBudget < 0 || unfilled == 0 { break }
+            }
             let machine: String = row[1]
             if request.excluded.contains(machine) { continue }
-            let event = PendingEvent(
-                position: row[0], eventID: row[2] ?? "", payload: row[3] ?? "",
-                kind: JournalEntry.Kind(rawValue: row[4]) ?? .event)
             if var events = pending[machine] {
                 if events.count < request.eventLimit {
                     pending[machine] = nil
-                    events.append(event)
+                    events.append(Self.pendingEvent(row))
+                    if events.count == request.eventLimit { unfilled -= 1 }
                     pending[machine] = events
                 }
-            } else if ids.count < request.machineLimit {
+            } else if !full {
                 ids.append(machine)
-                pending[machine] = [event]
-            } else {
-                stoppedEarly = true
-                break
-            }
-        }
-        if stoppedEarly {
-            let later = try db.cachedStatement(
-                sql: """
-                    SELECT position, event_id, payload, kind FROM statechart_journal
-                    WHERE machine_id = ? AND sequence IS NULL AND position > ? ORDER BY position LIMIT ?
-                    """)
-            for id in ids {
-                guard var events = pending[id], events.count < request.eventLimit, let last = events.last else {
-                    continue
-                }
-                let more = try Row.fetchCursor(
-                    later, arguments: [id, last.position, request.eventLimit - events.count])
-                while let row = try more.next() {
-                    events.append(
-                        PendingEvent(
-                            position: row[0], eventID: row[1] ?? "", payload: row[2] ?? "",
-                            kind: JournalEntry.Kind(rawValue: row[3]) ?? .event))
-                }
-                pending[id] = events
+                pending[machine] = [Self.pendingEvent(row)]
+                if request.eventLimit > 1 { unfilled += 1 }
             }
         }
         if ids.count < request.machineLimit {
@@ -410,6 +444,13 @@ public struct SQLiteMachineStore: MachineStore {
             }
         }
         return (ids, pending)
+    }
+
+    /// The pending event of a row of `position, machine_id, event_id, payload, kind`.
+    static func pendingEvent(_ row: Row) -> PendingEvent {
+        PendingEvent(
+            position: row[0], eventID: row[2] ?? "", payload: row[3] ?? "",
+            kind: JournalEntry.Kind(rawValue: row[4]) ?? .event)
     }
 
     /// The rows of the machines `ids`, in one query.
@@ -551,11 +592,18 @@ public struct SQLiteMachineStore: MachineStore {
     public func journal(of machine: String) async throws(StoreError) -> [JournalEntry] {
         do {
             return try await pool.read { db in
+                // The applied entries through the machine's index, the pending ones through the
+                // index of pending events: no index holds both.
                 try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT sequence, kind, time, event_id, payload FROM statechart_journal WHERE machine_id = ?
-                        ORDER BY sequence IS NULL, sequence, position
+                        SELECT sequence, kind, time, event_id, payload FROM (
+                            SELECT sequence, kind, time, event_id, payload, position FROM statechart_journal
+                            WHERE machine_id = ?1 AND sequence IS NOT NULL
+                            UNION ALL
+                            SELECT sequence, kind, time, event_id, payload, position FROM statechart_journal
+                            WHERE sequence IS NULL AND machine_id = ?1
+                        ) ORDER BY sequence IS NULL, sequence, position
                         """, arguments: [machine]
                 ).map { row in
                     JournalEntry(
