@@ -21,7 +21,8 @@ func bench(_ arguments: Arguments) async throws {
         chart: fleetChart(relays: try arguments.int("relays", default: 0) == 1), store: store,
         options: DurableOptions(
             compaction: .afterSnapshot(keepingLast: 100),
-            machinesPerBatch: try arguments.int("machines-per-batch", default: 256),
+            machinesPerBatch: arguments.strings("machines-per-batch").isEmpty
+                ? nil : try arguments.int("machines-per-batch"),
             effectsPerBatch: try arguments.int("effects-per-batch", default: 256)),
         // With --outbox 1 (the default) every receipt is written with its step and delivered
         // after the commit; with 0 the fleet has no handler, and keeps only its relays.

@@ -62,6 +62,23 @@ import Testing
         }
     }
 
+    @Test("without machinesPerBatch, a fleet claims as many machines as its store prefers", arguments: stores)
+    func storesBatchSize(_ kind: StoreKind) async throws {
+        let store = BatchLimitedStore(base: try await kind.make(), largest: .max)
+        // SQLite has one writer, and gains from large batches; PostgreSQL's workers write side
+        // by side, and claim fewer each.
+        let preferred = kind == .sqlite ? 2048 : 256
+        #expect(store.preferredMachinesPerBatch == preferred)
+        let clock = TestClock()
+        let fleet = try orders(store, clock)
+        try await fleet.send(.add(1), to: "first")
+        #expect(try await fleet.process() == 1)
+        let chosen = try orders(store, clock, options: DurableOptions(machinesPerBatch: 3))
+        try await chosen.send(.add(2), to: "second")
+        #expect(try await chosen.process() == 1)
+        #expect(store.limits.withLock { $0 } == [preferred, 3])
+    }
+
     @Test("a retried send with the same identifier is recognized and applied once", arguments: stores)
     func idempotentRetry(_ kind: StoreKind) async throws {
         let store = try await kind.make()
@@ -218,6 +235,9 @@ import Testing
         }
         #expect(throws: StoreError.self) {
             try orders(store, TestClock(), options: DurableOptions(pollInterval: .zero))
+        }
+        #expect(throws: StoreError.invalidConfiguration("machinesPerBatch must be at least 1, not 0")) {
+            try orders(store, TestClock(), options: DurableOptions(machinesPerBatch: 0))
         }
     }
 

@@ -65,6 +65,35 @@ import Testing
         #expect(try await other.outbox(of: "parcel-4").isEmpty)
     }
 
+    @Test(
+        "an entry held until its lease no longer outlasts an attempt is left to the store, and claimed once the lease is over"
+    )
+    func heldTooLong() async throws {
+        let store = try await StoreKind.sqlite.make()
+        let clock = TestClock()
+        let attempts = Attempts([])
+        let fleet = try shipments(store, clock) { delivery in
+            attempts.withLock { $0.append((delivery.key.description, delivery.attempt, delivery.effect)) }
+        }
+        fleet.handOff.withLock { $0.loops = 1 }
+        try await fleet.send(.ship(6), to: "parcel-6")
+        try await fleet.process()
+        // The delivery loop fell behind: more than the lease's margin has passed, so an attempt
+        // could outlast the lease. The held entries are dropped, not attempted; only the delayed
+        // fleet send, due after its 5 s, is claimed from the store.
+        clock.advance(by: DurableOptions().leaseMargin + .milliseconds(1))
+        #expect(try await fleet.deliverEffects() == 1)
+        let held = fleet.handOff.withLock { $0.entries.count }
+        #expect(held == 0)
+        #expect(attempts.withLock { $0.isEmpty })
+        // Once the lease is over, they are claimed from the store as second attempts.
+        clock.advance(by: RetryPolicy().timeLimit)
+        #expect(try await fleet.deliverEffects() == 2)
+        let seen = attempts.withLock { $0 }
+        #expect(seen.map(\.key) == ["parcel-6/2/0", "parcel-6/2/1"])
+        #expect(seen.map(\.attempt) == [2, 2])
+    }
+
     @Test("without a delivery loop, nothing is held: effects are written due, for any worker")
     func noLoop() async throws {
         let store = try await StoreKind.sqlite.make()
@@ -75,6 +104,43 @@ import Testing
         #expect(try await fleet.outbox(of: "parcel-5").map(\.attempts) == [0, 0, 0])
         let held = fleet.handOff.withLock { $0.entries.count }
         #expect(held == 0)
+    }
+
+    @Test(
+        "a transaction hands off its effects while the hand-off holds fewer than two delivery batches or two per machine claimed",
+        arguments: [(machinesPerBatch: 8, handsOffAgain: true), (machinesPerBatch: 1, handsOffAgain: false)])
+    func capacityFollowsTheBatch(machinesPerBatch: Int, handsOffAgain: Bool) async throws {
+        let store = try await StoreKind.sqlite.make()
+        let clock = TestClock()
+        let fleet = try Shipments(
+            chart: shipmentChart(), store: store,
+            options: DurableOptions(compaction: .never, machinesPerBatch: machinesPerBatch, effectsPerBatch: 1),
+            clock: clock.read, deliver: { _ in }
+        ) { _ in ShipmentRecord() }
+        fleet.handOff.withLock { $0.loops = 1 }
+        // The first transaction finds the hand-off empty: its send and log are held.
+        try await fleet.send(.ship(1), to: "parcel-1")
+        try await fleet.process()
+        let held = fleet.handOff.withLock { $0.entries.count }
+        #expect(held == 2)
+        // Two are held: below 2 × 8 machines, the next transaction hands off its effects too;
+        // at 2 × 1 delivery batch and 2 × 1 machine, it writes them due, for any worker.
+        // (With one machine per batch, the ledger's event, journaled first, takes a transaction
+        // of its own; the ledger writes no effects.)
+        try await fleet.send(.ship(2), to: "parcel-2")
+        while try await fleet.process() > 0 {}
+        let attempts = try await fleet.outbox(of: "parcel-2").map(\.attempts)
+        #expect(attempts == (handsOffAgain ? [1, 1, 0] : [0, 0, 0]))
+        let heldAfter = fleet.handOff.withLock { $0.entries.count }
+        #expect(heldAfter == (handsOffAgain ? 4 : 2))
+    }
+
+    @Test("the hand-off's capacity: two delivery batches, or two entries per machine claimed, without overflow")
+    func capacity() {
+        #expect(HandOff.capacity(effectsPerBatch: 256, machineLimit: 256) == 512)
+        #expect(HandOff.capacity(effectsPerBatch: 256, machineLimit: 2048) == 4096)
+        #expect(HandOff.capacity(effectsPerBatch: 1000, machineLimit: 8) == 2000)
+        #expect(HandOff.capacity(effectsPerBatch: .max, machineLimit: 1) == .max)
     }
 
     @Test("a held send that a later step cancels is dropped from the hand-off")
@@ -105,9 +171,9 @@ import Testing
         let addedNone = handOff.take([cancelling])
         #expect(!addedNone)
         #expect(handOff.entries.map(\.key.description) == ["a/1/1", "b/1/0"])
-        let firstBatch = handOff.next(1)
-        let secondBatch = handOff.next(5)
-        let thirdBatch = handOff.next(5)
+        let firstBatch = handOff.next(1, now: 0, timeLimit: { _ in 0 })
+        let secondBatch = handOff.next(5, now: 0, timeLimit: { _ in 0 })
+        let thirdBatch = handOff.next(5, now: 0, timeLimit: { _ in 0 })
         #expect(firstBatch.map(\.key.description) == ["a/1/1"])
         #expect(secondBatch.map(\.key.description) == ["b/1/0"])
         #expect(thirdBatch.isEmpty)

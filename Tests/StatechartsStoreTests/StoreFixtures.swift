@@ -136,5 +136,6 @@ extension ForwardingStore {
     func retryDeadLetter(_ key: EffectKey, at time: Int64) async throws(StoreError) -> Bool {
         try await base.retryDeadLetter(key, at: time)
     }
+    var preferredMachinesPerBatch: Int { base.preferredMachinesPerBatch }
 }
 #endif

@@ -24,10 +24,14 @@ extension DurableMachines {
     public func deliverEffects() async throws(StoreError) -> Int {
         let options = options
         // What this object's steps wrote already claimed first (while run() runs), then the store's.
-        var claimed = handOff.withLock { $0.next(options.effectsPerBatch) }
+        let now = clock()
+        let timeLimit = { (kind: String) in
+            options.retryPolicy(for: EffectKind(rawValue: kind) ?? .send).timeLimit.nanosecondsSinceZero
+        }
+        var claimed = handOff.withLock { $0.next(options.effectsPerBatch, now: now, timeLimit: timeLimit) }
         if claimed.isEmpty {
             claimed = try await store.claimEffects(
-                EffectClaimRequest(now: clock(), limit: options.effectsPerBatch, lease: leaseTime))
+                EffectClaimRequest(now: now, limit: options.effectsPerBatch, lease: leaseTime))
         }
         if claimed.isEmpty { return 0 }
         let byMachine = Dictionary(grouping: claimed, by: \.key.machine).values.map { entries in

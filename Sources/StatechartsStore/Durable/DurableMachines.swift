@@ -89,10 +89,11 @@ where
     /// ``run()`` runs one (``HandOff``).
     let handOff = Locked(HandOff())
     let commits: GroupCommit
-    /// How many machines the next transaction claims: ``DurableOptions/machinesPerBatch``, halved
-    /// after a transaction the database failed (one that ran past the store's time limit, say)
-    /// and doubled back after 16 in a row that commit, so that a batch too slow to commit in time
-    /// (of machines rebuilt from long journals, or documents whose data models start anew)
+    /// How many machines the next transaction claims: ``DurableOptions/machinesPerBatch`` (or the
+    /// store's ``MachineStore/preferredMachinesPerBatch``), halved after a transaction the
+    /// database failed (one that ran past the store's time limit, say) and doubled back after 16
+    /// in a row that commit, so that a batch too slow to commit in time (of machines rebuilt from
+    /// long journals, or documents whose data models start anew)
     /// shrinks until it commits instead of failing the same way for ever.
     let batchLimit: Locked<BatchLimit>
 
@@ -185,7 +186,8 @@ where
         self.activities = activities
         self.onError = onError
         self.initialContext = initialContext
-        batchLimit = Locked(BatchLimit(largest: self.options.machinesPerBatch))
+        batchLimit = Locked(
+            BatchLimit(largest: self.options.machinesPerBatch ?? max(1, store.preferredMachinesPerBatch)))
         let signal = signal
         commits = GroupCommit(store: store, limit: options.eventsPerCommit) { signal.wake() }
     }
@@ -327,9 +329,10 @@ where
         }
     }
 
-    /// Applies the work of up to ``DurableOptions/machinesPerBatch`` machines in one transaction:
-    /// their pending events, and their timers due now. After a transaction the database failed,
-    /// the next claims half as many machines (down to one); 16 that commit in a row double it back.
+    /// Applies the work of up to ``DurableOptions/machinesPerBatch`` machines (by default, the
+    /// store's ``MachineStore/preferredMachinesPerBatch``) in one transaction: their pending
+    /// events, and their timers due now. After a transaction the database failed, the next claims
+    /// half as many machines (down to one); 16 that commit in a row double it back.
     ///
     /// - Returns: How many machines it applied work to or found unreadable (reported to
     ///   `onError` and left alone from then on): zero when there was no work for it.
@@ -349,9 +352,11 @@ where
         // With a delivery loop running here, and room in its hand-off, the effects due now are
         // written claimed, for that loop: it delivers them without claiming them in a transaction.
         let options = options
-        let leases = handOff.withLock { $0.loops > 0 && $0.entries.count < options.effectsPerBatch * 2 }
+        let machineLimit = batchLimit.withLock { $0.machines }
+        let capacity = HandOff.capacity(effectsPerBatch: options.effectsPerBatch, machineLimit: machineLimit)
+        let leases = handOff.withLock { $0.loops > 0 && $0.entries.count < capacity }
         let request = ClaimRequest(
-            now: now, machineLimit: batchLimit.withLock { $0.machines }, eventLimit: options.eventsPerMachine,
+            now: now, machineLimit: machineLimit, eventLimit: options.eventsPerMachine,
             excluded: unreadable.withLock { $0 },
             cachedSequence: { id in
                 guard let cached = cache.withLock({ $0.removeValue(forKey: id) }) else { return nil }

@@ -6,8 +6,10 @@ public struct DurableOptions: Sendable, Hashable {
     public var snapshotInterval: Int
     /// What happens to journal entries older than a snapshot.
     public var compaction: JournalCompaction
-    /// At most this many machines per transaction of a worker.
-    public var machinesPerBatch: Int
+    /// At most this many machines per transaction of a worker; `nil` (the default) for what the
+    /// fleet's store prefers (``MachineStore/preferredMachinesPerBatch``: 2,048 on SQLite, 256 on
+    /// PostgreSQL).
+    public var machinesPerBatch: Int?
     /// At most this many pending events of one machine per transaction.
     public var eventsPerMachine: Int
     /// At most this many events journaled per transaction of ``DurableMachines/send(_:to:id:)``:
@@ -36,7 +38,7 @@ public struct DurableOptions: Sendable, Hashable {
     /// Options from their parts; the defaults suit a fleet of thousands of machines.
     public init(
         snapshotInterval: Int = 100, compaction: JournalCompaction = .afterSnapshot(keepingLast: 1000),
-        machinesPerBatch: Int = 256, eventsPerMachine: Int = 64, eventsPerCommit: Int = 2048,
+        machinesPerBatch: Int? = nil, eventsPerMachine: Int = 64, eventsPerCommit: Int = 2048,
         pollInterval: Duration = .milliseconds(20), cachedMachines: Int = 100_000, retry: RetryPolicy = RetryPolicy(),
         retryByKind: [EffectKind: RetryPolicy] = [:], effectsPerBatch: Int = 256, leaseMargin: Duration = .seconds(5),
         activityCheckInterval: Duration = .seconds(1)
@@ -66,7 +68,7 @@ public struct DurableOptions: Sendable, Hashable {
     /// Checks that every count is positive.
     func validated() throws(StoreError) -> Self {
         let counts = [
-            ("snapshotInterval", snapshotInterval), ("machinesPerBatch", machinesPerBatch),
+            ("snapshotInterval", snapshotInterval), ("machinesPerBatch", machinesPerBatch ?? 1),
             ("eventsPerMachine", eventsPerMachine), ("eventsPerCommit", eventsPerCommit),
             ("cachedMachines", cachedMachines), ("effectsPerBatch", effectsPerBatch),
         ]

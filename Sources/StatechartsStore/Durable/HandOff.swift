@@ -6,8 +6,9 @@
 /// The outbox row is the truth: it was written with its first attempt counted and due at the end
 /// of its lease, so if this process dies before delivering it, any worker claims it once the
 /// lease is over, with the same key. The hand-off is only kept while a delivery loop runs
-/// (``DurableMachines/run()``), and holds at most two batches, so that an entry waits here far
-/// less than its lease.
+/// (``DurableMachines/run()``), and a step hands off only while it holds fewer entries than
+/// ``capacity(effectsPerBatch:machineLimit:)``, so that an entry waits here far less than its
+/// lease.
 struct HandOff: Sendable {
     /// How many delivery loops of the fleet run now: steps hand off effects only while one does.
     var loops = 0
@@ -33,8 +34,27 @@ struct HandOff: Sendable {
         return entries.count > before
     }
 
-    /// Removes and returns the first `limit` entries.
-    mutating func next(_ limit: Int) -> [OutboxEntry] {
+    /// How many entries the hand-off may hold before a transaction's steps hand off theirs: two
+    /// delivery batches, or two entries per machine the transaction claims when that is more.
+    ///
+    /// A transaction of many machines (a store that prefers large batches, such as SQLite)
+    /// writes as many effects; below this, most of them were written unclaimed, and then claimed
+    /// again in transactions of their own. Even at its largest, the delivery loop hands out the
+    /// entries within seconds, where a lease lasts a time limit and a margin.
+    static func capacity(effectsPerBatch: Int, machineLimit: Int) -> Int {
+        let (effects, effectsOverflow) = max(effectsPerBatch, machineLimit).multipliedReportingOverflow(by: 2)
+        return effectsOverflow ? Int.max : effects
+    }
+
+    /// Removes and returns the first `limit` entries whose lease, at `now`, still outlasts an
+    /// attempt (`timeLimit` of their kind, in nanoseconds).
+    ///
+    /// An entry held longer (its delivery loop fell behind a slow handler) is dropped from the
+    /// hand-off, not attempted: its lease could end during the attempt, and another worker claim
+    /// it at the same time. It stays in the outbox, where any worker claims it once its lease is
+    /// over.
+    mutating func next(_ limit: Int, now: Int64, timeLimit: (String) -> Int64) -> [OutboxEntry] {
+        entries.removeAll { $0.dueAt &- now < timeLimit($0.kind) }
         let count = min(max(0, limit), entries.count)
         let batch = Array(entries.prefix(count))
         entries.removeFirst(count)

@@ -100,6 +100,16 @@ public protocol MachineStore: Sendable {
     /// it, workers find that work by polling.
     var notifiesChanges: Bool { get }
 
+    /// How many machines a worker's transaction claims at most when its fleet's
+    /// ``DurableOptions/machinesPerBatch`` is `nil`: what suits this store's writes.
+    ///
+    /// A store with one writer at a time (SQLite) gains from large batches: each machine's row,
+    /// timers and pages are written once for all the events of the machine a batch applies, and
+    /// each transaction's commit is shared by more events. A store whose workers write at the
+    /// same time (PostgreSQL) gains from smaller ones, which its workers claim without waiting for
+    /// each other.
+    var preferredMachinesPerBatch: Int { get }
+
     /// Calls `wake` each time a transaction of any process, this one included, commits events to
     /// apply or effects due, until the task is cancelled. A store that cannot
     /// (``notifiesChanges`` is `false`) returns at once.
@@ -111,6 +121,9 @@ public protocol MachineStore: Sendable {
 extension MachineStore {
     /// `false`: workers poll.
     public var notifiesChanges: Bool { false }
+
+    /// 256 machines.
+    public var preferredMachinesPerBatch: Int { 256 }
 
     /// Whether ``backlog(now:)`` counts any pending event: a store that can answer without
     /// counting every pending event should.
