@@ -143,6 +143,28 @@ import Testing
         #expect(HandOff.capacity(effectsPerBatch: .max, machineLimit: 1) == .max)
     }
 
+    @Test("a batch from the hand-off skips the entries whose lease no longer outlasts an attempt, and looks no further")
+    func nextSkipsExpired() {
+        func entry(_ index: Int, dueAt: Int64) -> OutboxEntry {
+            OutboxEntry(
+                key: EffectKey(machine: "a", sequence: 1, index: index), kind: "send", payload: "{}", dueAt: dueAt,
+                attempts: 1)
+        }
+        var handOff = HandOff()
+        let update = MachineUpdate(
+            id: "a", appliedSequence: 1, appliedEvents: [], newEntries: [], snapshot: nil, configuration: "",
+            status: "running", timers: nil, compactThrough: nil,
+            outbox: [entry(0, dueAt: 105), entry(1, dueAt: 140), entry(2, dueAt: 108), entry(3, dueAt: 150)])
+        _ = handOff.take([update])
+        // At 100, with a time limit of 30: entries 0 and 2 would outlive their leases.
+        let batch = handOff.next(1, now: 100, timeLimit: { _ in 30 })
+        #expect(batch.map(\.key.index) == [1])
+        #expect(handOff.entries.map(\.key.index) == [2, 3], "only the entries up to the one taken are looked at")
+        let rest = handOff.next(5, now: 100, timeLimit: { _ in 30 })
+        #expect(rest.map(\.key.index) == [3])
+        #expect(handOff.entries.isEmpty)
+    }
+
     @Test("a held send that a later step cancels is dropped from the hand-off")
     func cancelledWhileHeld() {
         func entry(_ machine: String, _ index: Int, sendID: String?, kind: String = "send") -> OutboxEntry {

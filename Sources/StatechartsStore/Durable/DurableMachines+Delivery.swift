@@ -25,10 +25,9 @@ extension DurableMachines {
         let options = options
         // What this object's steps wrote already claimed first (while run() runs), then the store's.
         let now = clock()
-        let timeLimit = { (kind: String) in
-            options.retryPolicy(for: EffectKind(rawValue: kind) ?? .send).timeLimit.nanosecondsSinceZero
+        var claimed = handOff.withLock { handOff in
+            handOff.next(options.effectsPerBatch, now: now) { self.policy(ofKind: $0).timeLimit.nanosecondsSinceZero }
         }
-        var claimed = handOff.withLock { $0.next(options.effectsPerBatch, now: now, timeLimit: timeLimit) }
         if claimed.isEmpty {
             claimed = try await store.claimEffects(
                 EffectClaimRequest(now: now, limit: options.effectsPerBatch, lease: leaseTime))
@@ -69,8 +68,12 @@ extension DurableMachines {
     /// How long a worker holds a claimed entry of `kind`, in nanoseconds: its policy's time limit
     /// and ``DurableOptions/leaseMargin``.
     func leaseTime(_ kind: String) -> Int64 {
-        let policy = options.retryPolicy(for: EffectKind(rawValue: kind) ?? .send)
-        return (policy.timeLimit + options.leaseMargin).nanosecondsSinceZero
+        (policy(ofKind: kind).timeLimit + options.leaseMargin).nanosecondsSinceZero
+    }
+
+    /// The retry policy of an outbox entry's `kind` (an unknown kind is a send's).
+    func policy(ofKind kind: String) -> RetryPolicy {
+        options.retryPolicy(for: EffectKind(rawValue: kind) ?? .send)
     }
 
     /// One attempt at `entry`, and what is to become of it; `watchdog` cancels it when it runs

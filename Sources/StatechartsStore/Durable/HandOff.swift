@@ -39,25 +39,30 @@ struct HandOff: Sendable {
     ///
     /// A transaction of many machines (a store that prefers large batches, such as SQLite)
     /// writes as many effects; below this, most of them were written unclaimed, and then claimed
-    /// again in transactions of their own. Even at its largest, the delivery loop hands out the
-    /// entries within seconds, where a lease lasts a time limit and a margin.
+    /// again in transactions of their own. An entry that waits here longer than its lease allows
+    /// is left to the store (``next(_:now:timeLimit:)``).
     static func capacity(effectsPerBatch: Int, machineLimit: Int) -> Int {
         let (effects, effectsOverflow) = max(effectsPerBatch, machineLimit).multipliedReportingOverflow(by: 2)
         return effectsOverflow ? Int.max : effects
     }
 
     /// Removes and returns the first `limit` entries whose lease, at `now`, still outlasts an
-    /// attempt (`timeLimit` of their kind, in nanoseconds).
+    /// attempt (`timeLimit` of their kind, in nanoseconds); only the entries up to the last one
+    /// taken are looked at.
     ///
     /// An entry held longer (its delivery loop fell behind a slow handler) is dropped from the
     /// hand-off, not attempted: its lease could end during the attempt, and another worker claim
     /// it at the same time. It stays in the outbox, where any worker claims it once its lease is
     /// over.
     mutating func next(_ limit: Int, now: Int64, timeLimit: (String) -> Int64) -> [OutboxEntry] {
-        entries.removeAll { $0.dueAt &- now < timeLimit($0.kind) }
-        let count = min(max(0, limit), entries.count)
-        let batch = Array(entries.prefix(count))
-        entries.removeFirst(count)
+        var batch: [OutboxEntry] = []
+        var looked = 0
+        while batch.count < limit, looked < entries.count {
+            let entry = entries[looked]
+            looked += 1
+            if entry.dueAt &- now >= timeLimit(entry.kind) { batch.append(entry) }
+        }
+        entries.removeFirst(looked)
         return batch
     }
 }
