@@ -77,9 +77,7 @@ nonisolated enum Checkout {
                             after: implementation.paymentTimeout,
                             id: "xstate.after.paymentTimeout.checkout.payment")
                     }
-                    OnExit { scope in
-                        scope.cancel(id: "xstate.after.paymentTimeout.checkout.payment")
-                    }
+                    OnExit(cancel: "xstate.after.paymentTimeout.checkout.payment")
                     On(
                         .pay,
                         to: .checkoutReview,

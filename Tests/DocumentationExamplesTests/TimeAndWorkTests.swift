@@ -182,3 +182,39 @@ final class LinkModel {
 
     func scanTapped() throws { try link.send(.scan) }
 }
+
+// A delayed event sent on entry and cancelled on exit, written as data, as the article shows it.
+
+nonisolated enum Playback: Hashable, Sendable { case playing, paused }
+
+nonisolated enum PlaybackEvent: Hashable, Sendable, StatechartEvent { case tick, pause, play }
+
+func playbackChart() throws -> Statechart<Playback, PlaybackEvent, Int> {
+    try Statechart(initial: .playing) {
+        StateNode(.playing) {
+            OnEntry(send: .tick, after: .seconds(1), id: "tick")
+            OnExit(cancel: "tick")
+            On(.tick, to: .playing) { $0.context += 1 }
+            On(.pause, to: .paused)
+        }
+        StateNode(.paused) { On(.play, to: .playing) }
+    }
+}
+
+@Suite("Delayed events written as data")
+struct DelayedEventsAsData {
+    @Test("the tick comes every second while playing, and leaving the state cancels it")
+    func ticks() throws {
+        var machine = try playbackChart().makeMachine(context: 0)
+        try machine.start()
+        try machine.advance(by: .seconds(3))
+        #expect(machine.context == 3)
+        try machine.send(.pause)
+        #expect(machine.pendingTimerCount == 0)
+        try machine.advance(by: .seconds(5))
+        #expect(machine.context == 3)
+        try machine.send(.play)
+        try machine.advance(by: .seconds(1))
+        #expect(machine.context == 4)
+    }
+}

@@ -48,22 +48,14 @@ nonisolated enum MediaPlayer {
                     StateNode(.playback, initial: .playing) {
                         History(.resume, .deep, default: .playing)
                         StateNode(.playing) {
-                            OnEntry { scope in
-                                scope.send(.tick, after: .seconds(1), id: "tick")
-                            }
-                            OnExit { scope in
-                                scope.cancel(id: "tick")
-                            }
+                            OnEntry(send: .tick, after: .seconds(1), id: "tick")
+                            OnExit(cancel: "tick")
                             On(.tick, to: .playing)
                             On(.pause, to: .paused)
                         }
                         StateNode(.paused) {
-                            OnEntry { scope in
-                                scope.send(.idle, after: .seconds(300), id: "idle")
-                            }
-                            OnExit { scope in
-                                scope.cancel(id: "idle")
-                            }
+                            OnEntry(send: .idle, after: .seconds(300), id: "idle")
+                            OnExit(cancel: "idle")
                             On(.play, to: .playing)
                             On(.idle, to: .stopped)
                         }

@@ -29,6 +29,9 @@ public struct CompiledPlayer: CustomStringConvertible {
     /// The player written with the DSL, element for element.
     public static func written() throws -> CompiledPlayer { try CompiledPlayer(makeWrittenPlayerChart()) }
 
+    /// The player written with the DSL, its delayed sends and cancels as closures.
+    public static func closures() throws -> CompiledPlayer { try CompiledPlayer(makeClosurePlayerChart()) }
+
     /// The player written with the DSL's timeouts.
     public static func timed() throws -> CompiledPlayer { try CompiledPlayer(makeTimedPlayerChart()) }
 
@@ -41,8 +44,52 @@ public struct CompiledPlayer: CustomStringConvertible {
 }
 
 /// The same chart written with the DSL by hand: what the document says, element for element (the
-/// delayed `tick` and `idle` sent on entry and cancelled on exit).
+/// delayed `tick` and `idle` sent on entry and cancelled on exit, written as data, as the
+/// generator writes them).
 func makeWrittenPlayerChart() throws -> Statechart<MediaPlayer.State, MediaPlayer.Event, Void> {
+    try Statechart("media-player", initial: .stopped) {
+        StateNode(.stopped) {
+            On(.play, to: .active)
+            On(.eject, to: .ejected)
+        }
+        Parallel(.active) {
+            StateNode(.transport, initial: .playback) {
+                StateNode(.playback, initial: .playing) {
+                    History(.resume, .deep, default: .playing)
+                    StateNode(.playing) {
+                        OnEntry(send: .tick, after: .seconds(1), id: "tick")
+                        OnExit(cancel: "tick")
+                        On(.tick, to: .playing)
+                        On(.pause, to: .paused)
+                    }
+                    StateNode(.paused) {
+                        OnEntry(send: .idle, after: .seconds(300), id: "idle")
+                        OnExit(cancel: "idle")
+                        On(.play, to: .playing)
+                        On(.idle, to: .stopped)
+                    }
+                    On(.scrub, to: .scrubbing)
+                }
+                StateNode(.scrubbing, initial: .held) {
+                    StateNode(.held) { On(.move, to: .dragging) }
+                    StateNode(.dragging) { On(.move) }
+                    On(.release, to: .resume)
+                }
+            }
+            StateNode(.volume, initial: .audible) {
+                StateNode(.audible) { On(.mute, to: .muted) }
+                StateNode(.muted) { On(.mute, to: .audible) }
+            }
+            On(.stop, to: .stopped)
+        }
+        Final(.ejected)
+    }
+}
+
+/// The same chart with the delayed sends and cancels written as closures, as the generator wrote
+/// them before `OnEntry(send:after:id:)`: each entry and exit of `playing` and `paused` takes the
+/// general microstep.
+func makeClosurePlayerChart() throws -> Statechart<MediaPlayer.State, MediaPlayer.Event, Void> {
     try Statechart("media-player", initial: .stopped) {
         StateNode(.stopped) {
             On(.play, to: .active)

@@ -40,7 +40,8 @@ let instructionCases = [
     "statechart/timeout-arm-cancel", "baseline/timeout-arm-cancel", "bare/toggle", "baseline/toggle",
     "live/toggle", "live/toggle-observed", "actor/toggle", "baseline/empty-actor", "live/hierarchy",
     "live/hierarchy-observed", "actor/hierarchy", "live/timeout-arm-cancel", "player/generated", "player/written",
-    "player/timed", "player/interpreted", "baseline/player", "system/rally", "ecmascript/counter", "baseline/counter",
+    "player/closures", "player/timed", "player/interpreted", "baseline/player", "system/rally", "ecmascript/counter",
+    "baseline/counter",
 ]
 
 @MainActor
@@ -123,6 +124,10 @@ func run(_ name: String, _ count: Int) throws {
         print(player)
     case "player/written":
         var player = try CompiledPlayer.written()
+        for index in 0..<count { try player.send(index % playerCycleLength) }
+        print(player)
+    case "player/closures":
+        var player = try CompiledPlayer.closures()
         for index in 0..<count { try player.send(index % playerCycleLength) }
         print(player)
     case "player/timed":

@@ -146,17 +146,17 @@ struct ChartCompiler<State: Hashable, Event: StatechartEvent, Context> where Eve
                                 "a start action is in '\(flat[owner].id.map { "\($0)" } ?? name)'; start actions belong at the top of the chart",
                             state: flat[owner].id.map { "\($0)" }, location: flat[owner].location))
                 }
-            case .entry(let action):
+            case .entry(let action, let declared):
                 if owner == 0 {
                     misplaced("an entry action", location: nil)
                 } else {
-                    flat[owner].entry.append(Action(action))
+                    flat[owner].entry.append(Action(action, declared: declared))
                 }
-            case .exit(let action):
+            case .exit(let action, let declared):
                 if owner == 0 {
                     misplaced("an exit action", location: nil)
                 } else {
-                    flat[owner].exit.append(Action(action))
+                    flat[owner].exit.append(Action(action, declared: declared))
                 }
             case .initial(let targets, let action, let location):
                 if owner == 0 {
@@ -239,6 +239,14 @@ struct ChartCompiler<State: Hashable, Event: StatechartEvent, Context> where Eve
             let state = flat[index]
             if !state.entry.isEmpty { flags.insert(.hasEntryActions) }
             if !state.exit.isEmpty { flags.insert(.hasExitActions) }
+            // Entry and exit actions that are all delayed sends, or all cancels, written as data:
+            // the quick step does them itself (``DeclaredTimerAction``).
+            if !state.entry.isEmpty, state.entry.allSatisfy({ $0.declared?.isDelayedSend ?? false }) {
+                flags.insert(.entrySendsOnly)
+            }
+            if !state.exit.isEmpty, state.exit.allSatisfy({ $0.declared?.isCancel ?? false }) {
+                flags.insert(.exitCancelsOnly)
+            }
             if layout.kinds[index] == .final { flags.insert(.isFinal) }
             if state.declaredKind == .parallel && index != 0 { flags.insert(.declaredParallel) }
             if state.children.contains(where: { layout.kinds[$0].isHistory }) { flags.insert(.hasHistoryChildren) }

@@ -192,6 +192,11 @@ struct StateFlags: OptionSet, Sendable {
     @inlinable static var hasInvocations: StateFlags { StateFlags(rawValue: 1 << 7) }
     /// Written as a parallel state; without child states it is atomic in ``ChartLayout/kinds``.
     @inlinable static var declaredParallel: StateFlags { StateFlags(rawValue: 1 << 8) }
+    /// Every entry action is a delayed send written as data (``DeclaredTimerAction``), which the
+    /// quick step arms as it arms timeouts.
+    @inlinable static var entrySendsOnly: StateFlags { StateFlags(rawValue: 1 << 9) }
+    /// Every exit action is a cancel written as data, which the quick step does itself.
+    @inlinable static var exitCancelsOnly: StateFlags { StateFlags(rawValue: 1 << 10) }
 
     /// Anything to do on entry besides joining the configuration.
     @inlinable static var entryWork: StateFlags {

@@ -44,6 +44,19 @@ where Event.Kind: Hashable {
     @usableFromInline let invocations: [InvocationDefinition<State, Event, Context>]
     /// For each state, where its invocations start in ``invocations``; one more entry at the end.
     @usableFromInline let invocationOffsets: [Int32]
+    /// The delayed sends of the states whose entry actions are all sends written as data
+    /// (``StateFlags/entrySendsOnly``), in order: state `s`'s are
+    /// `declaredSends[declaredSendOffsets[s] ..< declaredSendOffsets[s + 1]]`. Allocated with the
+    /// chart and freed with it, as ``actionTable`` is, so that reading one retains no array; `nil`
+    /// (nothing allocated) in a chart without them, where no state has the flag that reads them.
+    @usableFromInline nonisolated(unsafe) let declaredSends: UnsafeMutablePointer<DeclaredSend<Event>>?
+    @usableFromInline let declaredSendCount: Int
+    @usableFromInline nonisolated(unsafe) let declaredSendOffsets: UnsafeMutablePointer<Int32>?
+    /// The identifiers that the states whose exit actions are all cancels written as data
+    /// (``StateFlags/exitCancelsOnly``) cancel, in order, laid out as ``declaredSends`` is.
+    @usableFromInline nonisolated(unsafe) let declaredCancels: UnsafeMutablePointer<String>?
+    @usableFromInline let declaredCancelCount: Int
+    @usableFromInline nonisolated(unsafe) let declaredCancelOffsets: UnsafeMutablePointer<Int32>?
     /// What the scopes of its machines' actions and guards ask of a machine.
     @usableFromInline let scopeOperations: ScopeOperations<State, Event, Context>
     /// The specialised handlers of its live machines' timers and invocations.
@@ -85,9 +98,55 @@ where Event.Kind: Hashable {
         self.triggers = triggers
         self.invocations = invocations
         self.invocationOffsets = invocationOffsets
+        var sends: [DeclaredSend<Event>] = []
+        var sendOffsets: [Int32] = []
+        var cancels: [String] = []
+        var cancelOffsets: [Int32] = []
+        for state in 0..<layout.stateCount {
+            sendOffsets.append(Int32(sends.count))
+            cancelOffsets.append(Int32(cancels.count))
+            let flags = layout.stateFlags[state]
+            if flags.contains(.entrySendsOnly) {
+                for position in Int(layout.entryOffsets[state])..<Int(layout.entryOffsets[state + 1]) {
+                    guard
+                        case .delayedSend(let event, _, let delay, let id) = actions[Int(layout.entryActions[position])]
+                            .declared
+                    else { continue }
+                    sends.append(DeclaredSend(event: event, kind: kindMap.index(of: event), delay: delay, id: id))
+                }
+            }
+            if flags.contains(.exitCancelsOnly) {
+                for position in Int(layout.exitOffsets[state])..<Int(layout.exitOffsets[state + 1]) {
+                    guard case .cancel(let id) = actions[Int(layout.exitActions[position])].declared else { continue }
+                    cancels.append(id)
+                }
+            }
+        }
+        sendOffsets.append(Int32(sends.count))
+        cancelOffsets.append(Int32(cancels.count))
+        declaredSendCount = sends.count
+        declaredSends = Self.table(sends)
+        declaredSendOffsets = sends.isEmpty ? nil : Self.table(sendOffsets)
+        declaredCancelCount = cancels.count
+        declaredCancels = Self.table(cancels)
+        declaredCancelOffsets = cancels.isEmpty ? nil : Self.table(cancelOffsets)
+    }
+
+    /// `values` in memory allocated for them, or `nil` when there are none.
+    static func table<Value>(_ values: [Value]) -> UnsafeMutablePointer<Value>? {
+        if values.isEmpty { return nil }
+        let table = UnsafeMutablePointer<Value>.allocate(capacity: values.count)
+        table.initialize(from: values, count: values.count)
+        return table
     }
 
     deinit {
+        declaredSends?.deinitialize(count: declaredSendCount)
+        declaredSends?.deallocate()
+        declaredSendOffsets?.deallocate()
+        declaredCancels?.deinitialize(count: declaredCancelCount)
+        declaredCancels?.deallocate()
+        declaredCancelOffsets?.deallocate()
         actionTable.deinitialize(count: actionCount)
         actionTable.deallocate()
         guardTable.deinitialize(count: guardCount)

@@ -69,12 +69,16 @@ final class ChartTables: @unchecked Sendable {
     /// configuration: the plan as a mask; otherwise 0, and the plan is walked.
     @usableFromInline let entryMasks: UnsafeMutablePointer<UInt64>
     /// For the quick step, each transition with an entry plan whose states need nothing on entry
-    /// but to join the configuration and arm their timeouts: the plan as a mask, with
-    /// ``touchesTimeoutsBit`` set when a state it may exit or enters has timeouts; otherwise 0.
+    /// but to join the configuration and arm their timers (timeouts, and delayed sends written as
+    /// data): the plan as a mask, with ``touchesTimeoutsBit`` set when a state it may exit or
+    /// enters has timers; otherwise 0.
     @usableFromInline let quickEntryMasks: UnsafeMutablePointer<UInt64>
     /// The bit of a quick entry mask that says that the transition cancels or arms timeouts: no
     /// state's bit, as the quick step takes charts of at most 63 states.
     @inlinable static var touchesTimeoutsBit: UInt64 { 1 << 63 }
+    /// The bit of an exit mask that says, in a chart of one chain, that the transition sends or
+    /// cancels delayed events written as data (``declaredTimerStateMask``): no state's bit.
+    @inlinable static var touchesDeclaredTimersBit: UInt64 { 1 << 63 }
     /// For each transition with an entry plan that enters no state by default whose initial
     /// transition has an action: the plan as a mask, which the microstep walks in document order,
     /// entering each state with its work; otherwise 0, and the plan itself is walked.
@@ -103,11 +107,16 @@ final class ChartTables: @unchecked Sendable {
     /// record.
     @usableFromInline let historyDomains: UnsafeMutablePointer<Int32>
     /// For each transition whose quick entry mask is not 0: the subtree of its domain as a mask,
-    /// the states it exits when they are active; otherwise 0.
+    /// the states it exits when they are active, with ``touchesDeclaredTimersBit`` in a chart of
+    /// one chain; otherwise 0.
     @usableFromInline let exitMasks: UnsafeMutablePointer<UInt64>
     /// The states with timeouts (`After`), as a mask.
     @usableFromInline let timeoutStateMask: UInt64
-    /// States whose exit does more than leave the configuration and cancel their timeouts.
+    /// The states whose entry actions are all delayed sends, or whose exit actions are all
+    /// cancels, written as data (``StateFlags/entrySendsOnly``, ``StateFlags/exitCancelsOnly``),
+    /// as a mask: the quick step sends and cancels them as it arms and cancels timeouts.
+    @usableFromInline let declaredTimerStateMask: UInt64
+    /// States whose exit does more than leave the configuration and cancel their timers.
     @usableFromInline let quickExitWorkMask: UInt64
     /// States whose entry does more than join the configuration (``StateFlags/entryWork``), in a
     /// chart of up to 64 states: the only ones a walk of an entry mask visits one by one.
@@ -148,13 +157,18 @@ final class ChartTables: @unchecked Sendable {
     /// For the parallel quick step, what each transition needs besides its masks:
     /// ``parallelQuickActionFlag`` when it has an action, ``parallelQuickGeneralFlag`` when it
     /// has targets but no quick entry mask (its exit or entry has work to do, or its domain
-    /// depends on history), so that the step takes the general microstep. Empty unless
+    /// depends on history), so that the step takes the general microstep,
+    /// ``parallelQuickDeclaredTimersFlag`` when it sends or cancels delayed events written as
+    /// data. Empty unless
     /// ``allowsParallelQuickSteps``.
     @usableFromInline let parallelQuickFlags: UnsafeMutablePointer<UInt8>
     /// The flag of ``parallelQuickFlags`` for a transition with an action.
     @inlinable static var parallelQuickActionFlag: UInt8 { 1 }
     /// The flag of ``parallelQuickFlags`` for a transition the general microstep takes.
     @inlinable static var parallelQuickGeneralFlag: UInt8 { 2 }
+    /// The flag of ``parallelQuickFlags`` for a transition that exits or enters a state with
+    /// delayed sends written as data (``declaredTimerStateMask``).
+    @inlinable static var parallelQuickDeclaredTimersFlag: UInt8 { 4 }
     /// For a chart whose start does nothing but enter its initial configuration (at most 64 states,
     /// no start actions, no data model to tell, no action on the initial transition, no state
     /// entered with work to do on entry or timeouts, and no eventless transition to search in the
@@ -231,8 +245,10 @@ final class ChartTables: @unchecked Sendable {
         var quickExitWork: UInt64 = 0
         var entryWork: UInt64 = 0
         var timeoutStates: UInt64 = 0
+        var declaredTimerStates: UInt64 = 0
         var entry = [UInt64](repeating: 0, count: layout.transitionCount)
         var quickEntry = [UInt64](repeating: 0, count: layout.transitionCount)
+        var touchesDeclaredTimers = [Bool](repeating: false, count: layout.transitionCount)
         var exits = [UInt64](repeating: 0, count: layout.transitionCount)
         var walk = [UInt64](repeating: 0, count: layout.transitionCount)
         var historyParentStates: UInt64 = 0
@@ -248,11 +264,16 @@ final class ChartTables: @unchecked Sendable {
                 let end = Int(layout.subtreeEnds[state])
                 subtree[state] = StateSet.lowMask(through: end) & ~StateSet.lowMask(through: state)
                 let flags = layout.stateFlags[state]
-                if !flags.isDisjoint(with: [.hasExitActions, .hasStateData, .hasHistoryChildren, .hasInvocations]) {
+                // Exit actions that are all cancels written as data are the quick step's to do.
+                let exitActions: StateFlags = flags.contains(.exitCancelsOnly) ? [] : .hasExitActions
+                if !flags.isDisjoint(with: [exitActions, .hasStateData, .hasHistoryChildren, .hasInvocations]) {
                     quickExitWork |= 1 << UInt64(state)
                 }
                 if !flags.isDisjoint(with: .entryWork) { entryWork |= 1 << UInt64(state) }
                 if flags.contains(.hasTimeouts) { timeoutStates |= 1 << UInt64(state) }
+                if !flags.isDisjoint(with: [.entrySendsOnly, .exitCancelsOnly]) {
+                    declaredTimerStates |= 1 << UInt64(state)
+                }
                 if flags.contains(.hasHistoryChildren) { historyParentStates |= 1 << UInt64(state) }
                 if layout.kinds[state].isHistory, layout.historySlots[state] >= 0 {
                     historyParentList.append(layout.parents[state])
@@ -302,21 +323,32 @@ final class ChartTables: @unchecked Sendable {
                     let state = Int(entry & ~ChartLayout.defaultEntryBit)
                     let flags = layout.stateFlags[state]
                     let defaultAction = entry & ChartLayout.defaultEntryBit != 0 && flags.contains(.hasInitialAction)
-                    if !flags.subtracting(.hasTimeouts).isDisjoint(with: .entryWork) || defaultAction { quick = false }
+                    // Timeouts, and entry actions that are all delayed sends written as data, are
+                    // the quick step's to arm.
+                    let quickWork: StateFlags =
+                        flags.contains(.entrySendsOnly) ? [.hasTimeouts, .hasEntryActions] : .hasTimeouts
+                    if !flags.subtracting(quickWork).isDisjoint(with: .entryWork) || defaultAction { quick = false }
                     if defaultAction { walkable = false }
                     mask |= 1 << UInt64(state)
                 }
                 if walkable { walk[transition] = mask }
                 guard quick else { continue }
-                // Without timeouts among them, the states need nothing at all on entry.
-                if mask & timeoutStates == 0 { entry[transition] = mask }
+                // Without timers among them, the states need nothing at all on entry.
+                let timerStates = timeoutStates | declaredTimerStates
+                if mask & timerStates == 0 { entry[transition] = mask }
                 let exit = subtree[Int(layout.staticDomains[transition])]
-                exits[transition] = exit
-                quickEntry[transition] = mask | ((mask | exit) & timeoutStates != 0 ? Self.touchesTimeoutsBit : 0)
+                // In a chart of one chain, the top bit (no state's) says that the transition
+                // touches delayed sends written as data; in a chart with parallel states,
+                // ``parallelQuickFlags`` says it, as the exit masks of a selection are combined.
+                let declared = (mask | exit) & declaredTimerStates != 0
+                touchesDeclaredTimers[transition] = declared
+                let chain = layout.maximumActiveAtomicStates == 1 && layout.stateCount < 64
+                exits[transition] = exit | (declared && chain ? Self.touchesDeclaredTimersBit : 0)
+                quickEntry[transition] = mask | ((mask | exit) & timerStates != 0 ? Self.touchesTimeoutsBit : 0)
             }
         }
         subtreeMasks = copy(subtree)
-        exitWorkMask = quickExitWork | timeoutStates
+        exitWorkMask = quickExitWork | timeoutStates | declaredTimerStates
         entryMasks = copy(entry)
         quickEntryMasks = copy(quickEntry)
         exitMasks = copy(exits)
@@ -331,6 +363,7 @@ final class ChartTables: @unchecked Sendable {
         historyStateSlots = copy(historySlotList)
         historyIsDeep = copy(historyDeepList)
         timeoutStateMask = timeoutStates
+        declaredTimerStateMask = declaredTimerStates
         quickExitWorkMask = quickExitWork
         entryWorkMask = entryWork
         let quickSteps = layout.stateCount < 64 && isDense && !announcesEvents
@@ -381,6 +414,7 @@ final class ChartTables: @unchecked Sendable {
                 (layout.actions[transition] >= 0 ? Self.parallelQuickActionFlag : 0)
                     | (quickEntry[transition] == 0 && layout.staticDomains[transition] != ChartLayout.noDomain
                         ? Self.parallelQuickGeneralFlag : 0)
+                    | (touchesDeclaredTimers[transition] ? Self.parallelQuickDeclaredTimersFlag : 0)
             }
         }
         parallelQuickFlags = copy(parallelFlags)

@@ -7,9 +7,21 @@
 @usableFromInline
 struct StoredAction<State: Hashable, Event: StatechartEvent, Context> where Event.Kind: Hashable {
     @usableFromInline let run: StatechartAction<State, Event, Context>
+    /// What the action does, when it was written as data (``OnEntry/init(send:after:id:)``,
+    /// ``OnExit/init(cancel:)``): the quick step then does it without calling ``run``.
+    @usableFromInline let declared: DeclaredTimerAction<Event>?
 
     @inlinable
-    init(_ run: @escaping StatechartAction<State, Event, Context>) { self.run = run }
+    init(_ run: @escaping StatechartAction<State, Event, Context>) {
+        self.run = run
+        declared = nil
+    }
+
+    /// An action written as data: `run` does what `declared` says, for the general microstep.
+    init(_ run: @escaping StatechartAction<State, Event, Context>, declared: DeclaredTimerAction<Event>?) {
+        self.run = run
+        self.declared = declared
+    }
 
     /// Wraps `run` if there is one. (Not `Optional.map`, whose generic closure would reabstract it.)
     static func wrapping(_ run: StatechartAction<State, Event, Context>?) -> Self? {

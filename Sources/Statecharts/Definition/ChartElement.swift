@@ -28,8 +28,8 @@ public struct ChartElement<State: Hashable, Event: StatechartEvent, Context> whe
         case node(NodeDefinition<State, Event, Context>)
         case transition(TransitionDefinition<State, Event, Context>)
         case start(Action)
-        case entry(Action)
-        case exit(Action)
+        case entry(Action, declared: DeclaredTimerAction<Event>? = nil)
+        case exit(Action, declared: DeclaredTimerAction<Event>? = nil)
         case initial(targets: [State], action: Action?, location: SourcePosition?)
         case stateData(StateDataDefinition<State, Event, Context>)
         case doneData(@Sendable (borrowing Scope<State, Event, Context>) throws -> any Sendable)
@@ -177,6 +177,51 @@ extension ChartElement {
     /// An exit action of the enclosing state (SCXML `<onexit>`). Several run in document order.
     public static func onExit(_ action: @escaping StatechartAction<State, Event, Context>) -> ChartElement {
         ChartElement(.exit(action))
+    }
+
+    /// An entry action of the enclosing state that sends `event` to the machine itself after
+    /// `delay`, cancellable by `id` (SCXML `<send event="…" delay="…" id="…"/>` in `<onentry>`):
+    /// what `onEntry { $0.send(event, after: delay, id: id) }` does, written as data, so that a
+    /// step that enters the state can arm it as it arms the state's timeouts, without running a
+    /// closure (see ``OnEntry/init(send:after:id:)``).
+    @inlinable
+    public static func onEntry(send event: Event, after delay: Duration, id: String? = nil) -> ChartElement
+    where State: SendableMetatype, Event: Sendable {
+        OnEntry(send: event, after: delay, id: id).element
+    }
+
+    /// An exit action of the enclosing state that cancels the delayed events sent with identifier
+    /// `id` (SCXML `<cancel sendid="…"/>` in `<onexit>`): what `onExit { $0.cancel(id: id) }` does,
+    /// written as data (see ``OnExit/init(cancel:)``).
+    @inlinable
+    public static func onExit(cancel id: String) -> ChartElement
+    where State: SendableMetatype, Event: SendableMetatype {
+        OnExit(cancel: id).element
+    }
+
+    /// The entry action `action`, which sends `event` after `delay` with identifier `id`, with
+    /// what it does as data (``DeclaredTimerAction``) when the delay is more than zero.
+    @usableFromInline
+    static func declaredEntry(
+        _ action: @escaping StatechartAction<State, Event, Context>, send event: Event, after delay: Duration,
+        id: String?
+    ) -> ChartElement {
+        let nanoseconds = delay.clampedNanoseconds
+        return ChartElement(
+            .entry(
+                action,
+                declared: nanoseconds > 0 ? .delayedSend(event: event, kind: -1, delay: nanoseconds, id: id) : nil))
+    }
+
+    /// The exit action `action`, which cancels the delayed events sent with identifier `id`, with
+    /// what it does as data.
+    @usableFromInline
+    static func declaredExit(
+        _ action: @escaping StatechartAction<State, Event, Context>, cancel id: String
+    )
+        -> ChartElement
+    {
+        ChartElement(.exit(action, declared: .cancel(id: id)))
     }
 
     /// The initial transition of the enclosing compound state (SCXML `<initial>`), with an action

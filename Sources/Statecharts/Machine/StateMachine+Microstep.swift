@@ -259,7 +259,10 @@ extension StateMachine {
         unowned(unsafe) let tables = chart.tables
         let flags = tables.stateFlags[state]
         if !flags.isDisjoint(with: .exitWork) {
-            if flags.contains(.hasExitActions) {
+            if flags.contains(.exitCancelsOnly) {
+                // Cancels written as data: what their closures would do, without a scope.
+                cancelDeclaredSends(of: state)
+            } else if flags.contains(.hasExitActions) {
                 for position in Int(tables.exitOffsets[state])..<Int(tables.exitOffsets[state &+ 1]) {
                     if let error = runAction(Int(tables.exitActions[position]), signal: signal) {
                         actionFailed(error, role: .exit, state: state, observer: &observer)
@@ -372,7 +375,10 @@ extension StateMachine {
             return
         }
         if flags.contains(.hasStateData) { makeStateData(of: state, signal: signal, observer: &observer) }
-        if flags.contains(.hasEntryActions) {
+        if flags.contains(.entrySendsOnly) {
+            // Delayed sends written as data: what their closures would do, without a scope.
+            sendDeclaredEvents(of: state)
+        } else if flags.contains(.hasEntryActions) {
             for position in Int(tables.entryOffsets[state])..<Int(tables.entryOffsets[state &+ 1]) {
                 if let error = runAction(Int(tables.entryActions[position]), signal: signal) {
                     actionFailed(error, role: .entry, state: state, observer: &observer)

@@ -195,7 +195,14 @@ extension StateMachine {
         }
         let entering = selection.entering
         let touchesTimeouts = entering & ChartTables.touchesTimeoutsBit != 0
-        if touchesTimeouts { cancelTimeouts(ofStatesIn: exiting & tables.timeoutStateMask) }
+        let touchesDeclaredTimers = selection.flags & ChartTables.parallelQuickDeclaredTimersFlag != 0
+        if touchesTimeouts {
+            if touchesDeclaredTimers {
+                cancelTimersStateByState(exiting & (tables.timeoutStateMask | tables.declaredTimerStateMask))
+            } else {
+                cancelTimeouts(ofStatesIn: exiting & tables.timeoutStateMask)
+            }
+        }
         active.first &= ~exiting
         if selection.flags & ChartTables.parallelQuickActionFlag != 0 {
             var index = 0
@@ -207,7 +214,13 @@ extension StateMachine {
             }
         }
         active.first |= entering & ~ChartTables.touchesTimeoutsBit
-        if touchesTimeouts { armTimeouts(ofStatesIn: entering & tables.timeoutStateMask) }
+        if touchesTimeouts {
+            if touchesDeclaredTimers {
+                armTimersStateByState(entering & (tables.timeoutStateMask | tables.declaredTimerStateMask))
+            } else {
+                armTimeouts(ofStatesIn: entering & tables.timeoutStateMask)
+            }
+        }
         assert(invariantsHold())
         return true
     }
@@ -233,6 +246,53 @@ extension StateMachine {
             armTimeouts(of: arming.trailingZeroBitCount)
             arming &= arming &- 1
         }
+    }
+
+    /// Cancels the timers of `states`, some of which have delayed sends written as data to
+    /// cancel: state by state, children before parents, as exiting them one by one does, so that
+    /// the cancels reach the runtime in the same order.
+    @inlinable
+    @inline(never)
+    mutating func cancelTimersStateByState(_ states: UInt64) {
+        var cancelling = states
+        while cancelling != 0 {
+            let state = 63 &- cancelling.leadingZeroBitCount
+            cancelling &= ~(1 &<< UInt64(state))
+            cancelTimers(of: state)
+        }
+    }
+
+    /// Arms the timers of `states`, some of which have delayed sends written as data: state by
+    /// state in document order, each state's sends before its timeouts, as entering them one by
+    /// one does, so that the timers are numbered in the same order.
+    @inlinable
+    @inline(never)
+    mutating func armTimersStateByState(_ states: UInt64) {
+        var arming = states
+        while arming != 0 {
+            armTimers(of: arming.trailingZeroBitCount)
+            arming &= arming &- 1
+        }
+    }
+
+    /// What the quick step does on entering a state with timers (timeouts, or delayed sends
+    /// written as data): sends its delayed events written as data, in order (its entry actions),
+    /// then arms its timeouts, as ``enterState(_:byDefault:historyDefault:signal:observer:)`` does.
+    @inlinable
+    mutating func armTimers(of state: Int) {
+        let flags = chart.tables.stateFlags[state]
+        if flags.contains(.entrySendsOnly) { sendDeclaredEvents(of: state) }
+        if flags.contains(.hasTimeouts) { armTimeouts(of: state) }
+    }
+
+    /// What the quick step does on exiting a state with timers: cancels the delayed sends its exit
+    /// actions written as data name, in order, then its timeouts, as
+    /// ``exitState(_:signal:record:observer:)`` does.
+    @inlinable
+    mutating func cancelTimers(of state: Int) {
+        let flags = chart.tables.stateFlags[state]
+        if flags.contains(.exitCancelsOnly) { cancelDeclaredSends(of: state) }
+        if flags.contains(.hasTimeouts) { cancelTimeouts(of: state) }
     }
 
     /// The parallel quick step's selection in full, out of line: for each active atomic state in
@@ -351,6 +411,11 @@ extension StateMachine {
         _ transition: Int32, exiting: UInt64, entering: UInt64, action: Int, event: Event, kind: Int32
     ) {
         unowned(unsafe) let tables = chart.tables
+        // The exit mask's top bit: delayed sends written as data to send or cancel too.
+        if tables.exitMasks[Int(transition)] & ChartTables.touchesDeclaredTimersBit != 0 {
+            return takeQuickTransitionWithDeclaredTimers(
+                transition, exiting: exiting, entering: entering, action: action, event: event, kind: kind)
+        }
         var cancelling = exiting & tables.timeoutStateMask
         while cancelling != 0 {
             cancelTimeouts(of: cancelling.trailingZeroBitCount)
@@ -364,6 +429,24 @@ extension StateMachine {
             armTimeouts(of: arming.trailingZeroBitCount)
             arming &= arming &- 1
         }
+        assert(invariantsHold())
+    }
+
+    /// Takes a quick step's transition whose exit set or entry set has delayed sends written as
+    /// data to cancel or send (and perhaps timeouts): as ``takeQuickTransitionWithTimeouts(_:exiting:entering:action:event:kind:)``
+    /// does, state by state, as exiting and entering them one by one does.
+    @inlinable
+    @inline(never)
+    mutating func takeQuickTransitionWithDeclaredTimers(
+        _ transition: Int32, exiting: UInt64, entering: UInt64, action: Int, event: Event, kind: Int32
+    ) {
+        unowned(unsafe) let tables = chart.tables
+        let timerStates = tables.timeoutStateMask | tables.declaredTimerStateMask
+        cancelTimersStateByState(exiting & timerStates)
+        active.first &= ~exiting
+        if action >= 0 { runQuickTransitionAction(action, of: transition, event: event, kind: kind) }
+        active.first |= entering
+        armTimersStateByState(entering & timerStates)
         assert(invariantsHold())
     }
 

@@ -87,6 +87,49 @@ extension StateMachine {
         }
     }
 
+    // MARK: - Delayed sends written as data
+
+    /// Runs the entry actions of a state whose entry actions are all delayed sends written as data
+    /// (``StateFlags/entrySendsOnly``): what their closures do, in order, without a scope.
+    @inlinable
+    mutating func sendDeclaredEvents(of state: Int) {
+        unowned(unsafe) let storage = chart
+        // Not nil: the state's flag says that the chart has delayed sends written as data.
+        let offsets = storage.declaredSendOffsets.unsafelyUnwrapped
+        var position = Int(offsets[state])
+        let end = Int(offsets[state &+ 1])
+        let sends = storage.declaredSends.unsafelyUnwrapped
+        let now = currentTime()
+        // What `schedule(_:kind:after:id:)` does with a delay of more than zero, as every delay
+        // written as data is.
+        while position < end {
+            let deadline = now.addingClamped(sends[position].delay)
+            withUniqueExtras { timers in
+                timers.timers.insertDelayedEvent(
+                    deadline: deadline, serial: timers.nextSerial, kind: sends[position].kind,
+                    event: sends[position].event, id: sends[position].id)
+                timers.nextSerial &+= 1
+            }
+            position &+= 1
+        }
+    }
+
+    /// Runs the exit actions of a state whose exit actions are all cancels written as data
+    /// (``StateFlags/exitCancelsOnly``): what their closures do, in order, without a scope.
+    @inlinable
+    mutating func cancelDeclaredSends(of state: Int) {
+        unowned(unsafe) let storage = chart
+        // Not nil: the state's flag says that the chart has cancels written as data.
+        let offsets = storage.declaredCancelOffsets.unsafelyUnwrapped
+        var position = Int(offsets[state])
+        let end = Int(offsets[state &+ 1])
+        let cancels = storage.declaredCancels.unsafelyUnwrapped
+        while position < end {
+            cancelSends(id: cancels[position])
+            position &+= 1
+        }
+    }
+
     // MARK: - State timeouts
 
     /// Arms the timeouts of a state being entered.

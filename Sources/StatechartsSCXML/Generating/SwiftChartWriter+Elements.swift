@@ -42,11 +42,21 @@ extension SwiftChartWriter {
         }
         var content: [String] = []
         // A block that does nothing is left out: `OnEntry` and `OnExit` need an action.
+        // A block of delayed sends to the machine itself, or of cancels, is written as data
+        // (`OnEntry(send:after:id:)`, `OnExit(cancel:)`), which the machine's quick step does.
         for block in node.onEntry {
+            if let sends = declaredSends(block, indent: indent + 1) {
+                content += sends
+                continue
+            }
             let call = closureCall(Self.pad(indent + 1) + "OnEntry", block.actions, indent: indent + 1)
             if call.count > 1 { content += call }
         }
         for block in node.onExit {
+            if let cancels = declaredCancels(block, indent: indent + 1) {
+                content += cancels
+                continue
+            }
             let call = closureCall(Self.pad(indent + 1) + "OnExit", block.actions, indent: indent + 1)
             if call.count > 1 { content += call }
         }

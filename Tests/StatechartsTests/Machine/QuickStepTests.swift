@@ -42,6 +42,9 @@ import Testing
                     On("count") { $0.context.counter += 10 }
                 }
                 StateNode("b2") {
+                    OnEntry(send: "next", after: .milliseconds(700), id: "nudge")
+                    OnEntry(send: "stay", after: .milliseconds(200), id: "nudge")
+                    OnExit(cancel: "nudge")
                     On("next", to: "b1")
                     On("stay", to: "b2")
                     On("inner", to: "b1", type: .internal)
@@ -86,6 +89,8 @@ import Testing
                 On("reset", to: "both")
                 StateNode("left", initial: "l1") {
                     StateNode("l1") {
+                        OnEntry(send: "tick", after: .milliseconds(600), id: "l1-tick")
+                        OnExit(cancel: "l1-tick")
                         On("flip", to: "l2")
                         On("tick", to: "l2", guard: { $0.context.counter % 2 == 0 })
                         On("tick") { $0.context.append("left ticks") }
@@ -93,6 +98,9 @@ import Testing
                     }
                     StateNode("l2") {
                         After(.seconds(1), to: "l1")
+                        // Due with the timeout: armed before it, as the general path does.
+                        OnEntry(send: "count", after: .seconds(1), id: "l2-count")
+                        OnExit(cancel: "l2-count")
                         On("flip", to: "l1")
                         On("leave", to: "idle")
                         On("raise") { $0.raise("flip") }
@@ -121,10 +129,17 @@ import Testing
                                 After(.milliseconds(500), to: "a2")
                                 On("flip", to: "a2")
                             }
-                            StateNode("a2") { On("flip", to: "a1") }
+                            StateNode("a2") {
+                                OnEntry(send: "up", after: .milliseconds(900), id: "a2-up")
+                                On("flip", to: "a1")
+                            }
                         }
                         StateNode("b", initial: "b1") {
-                            StateNode("b1") { On("flip", to: "b2") }
+                            StateNode("b1") {
+                                // Cancels what another region's state sent.
+                                OnExit(cancel: "a2-up")
+                                On("flip", to: "b2")
+                            }
                             StateNode("b2") {
                                 On("flip", to: "b1")
                                 On("done", to: "bdone")
@@ -148,7 +163,7 @@ import Testing
     /// What a step left behind, for comparing the two paths.
     static func record(_ machine: TestMachine, handled: String) -> String {
         "\(handled) \(machine.status) \(machine.configuration) \(machine.context.entries) \(machine.context.counter) "
-            + "timers \(machine.pendingTimerCount) next \(String(describing: machine.nextDeadline))"
+            + "timers \(machine.pendingTimers.map { "\($0.name)@\($0.deadline)#\($0.serial) \($0.id ?? "-")" })"
     }
 
     /// Sends `event` through the quick path (`quick`) or the general one, and records the outcome.
