@@ -157,10 +157,9 @@ final class ChartTables: @unchecked Sendable {
     /// For the parallel quick step, what each transition needs besides its masks:
     /// ``parallelQuickActionFlag`` when it has an action, ``parallelQuickGeneralFlag`` when it
     /// has targets but no quick entry mask (its exit or entry has work to do, or its domain
-    /// depends on history), so that the step takes the general microstep,
+    /// depends on history), so that the step takes the general microstep, and
     /// ``parallelQuickDeclaredTimersFlag`` when it sends or cancels delayed events written as
-    /// data. Empty unless
-    /// ``allowsParallelQuickSteps``.
+    /// data. Empty unless ``allowsParallelQuickSteps``.
     @usableFromInline let parallelQuickFlags: UnsafeMutablePointer<UInt8>
     /// The flag of ``parallelQuickFlags`` for a transition with an action.
     @inlinable static var parallelQuickActionFlag: UInt8 { 1 }

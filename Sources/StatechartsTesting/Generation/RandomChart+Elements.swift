@@ -4,7 +4,7 @@ extension RandomChart {
     /// The chart's elements, to build it in Swift (`Statechart(name:elements:)`) rather than read
     /// it as SCXML: the same states, transitions, raised and delayed events. Half the states'
     /// delayed events and their cancels are written as data
-    /// (``ChartElement/onEntry(send:after:id:)``, ``ChartElement/onExit(cancel:)``), the others as
+    /// (`ChartElement.onEntry(send:after:id:)`, `ChartElement.onExit(cancel:)`), the others as
     /// closures.
     ///
     /// - Parameters:
