@@ -108,10 +108,8 @@ where Event.Kind: Hashable {
             let flags = layout.stateFlags[state]
             if flags.contains(.entrySendsOnly) {
                 for position in Int(layout.entryOffsets[state])..<Int(layout.entryOffsets[state + 1]) {
-                    guard
-                        case .delayedSend(let event, _, let delay, let id) = actions[Int(layout.entryActions[position])]
-                            .declared
-                    else { continue }
+                    let action = actions[Int(layout.entryActions[position])]
+                    guard case .delayedSend(let event, let delay, let id) = action.declared else { continue }
                     sends.append(DeclaredSend(event: event, kind: kindMap.index(of: event), delay: delay, id: id))
                 }
             }

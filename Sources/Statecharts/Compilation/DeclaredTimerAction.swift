@@ -8,9 +8,10 @@
 /// the event goes into the same timer queue, with no scope built and no closure called.
 @usableFromInline
 enum DeclaredTimerAction<Event> {
-    /// Sends `event`, of kind `kind` in the chart (-1 until the chart is compiled), to the machine's
-    /// external queue after `delay` nanoseconds (more than zero), cancellable by `id`.
-    case delayedSend(event: Event, kind: Int32, delay: Int64, id: String?)
+    /// Sends `event` to the machine's external queue after `delay` nanoseconds (more than zero),
+    /// cancellable by `id`. The chart finds the event's kind once, when it is compiled
+    /// (``DeclaredSend``).
+    case delayedSend(event: Event, delay: Int64, id: String?)
     /// Cancels the delayed events sent with identifier `id` (``Scope/cancel(id:)``).
     case cancel(id: String)
 }

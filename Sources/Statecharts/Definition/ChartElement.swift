@@ -210,7 +210,7 @@ extension ChartElement {
         return ChartElement(
             .entry(
                 action,
-                declared: nanoseconds > 0 ? .delayedSend(event: event, kind: -1, delay: nanoseconds, id: id) : nil))
+                declared: nanoseconds > 0 ? .delayedSend(event: event, delay: nanoseconds, id: id) : nil))
     }
 
     /// The exit action `action`, which cancels the delayed events sent with identifier `id`, with
