@@ -108,7 +108,9 @@ final class ChartTables: @unchecked Sendable {
     @usableFromInline let historyDomains: UnsafeMutablePointer<Int32>
     /// For each transition whose quick entry mask is not 0: the subtree of its domain as a mask,
     /// the states it exits when they are active, with ``touchesDeclaredTimersBit`` in a chart of
-    /// one chain; otherwise 0.
+    /// one chain; for a transition the parallel quick step may take by restoring a history
+    /// (``parallelQuickHistoryFlag``), the subtree of its domain while the history holds a record;
+    /// otherwise 0.
     @usableFromInline let exitMasks: UnsafeMutablePointer<UInt64>
     /// The states with timeouts (`After`), as a mask.
     @usableFromInline let timeoutStateMask: UInt64
@@ -118,6 +120,11 @@ final class ChartTables: @unchecked Sendable {
     @usableFromInline let declaredTimerStateMask: UInt64
     /// States whose exit does more than leave the configuration and cancel their timers.
     @usableFromInline let quickExitWorkMask: UInt64
+    /// In a chart that takes the parallel quick step, ``quickExitWorkMask`` but for the states
+    /// whose only other work on exit is to record their history, which
+    /// ``StateMachine/takeParallelQuickStepWithHistory(_:exiting:entering:flags:event:kind:)``
+    /// does (the transitions that may exit them have ``parallelQuickHistoryFlag``).
+    @usableFromInline let historyQuickExitWorkMask: UInt64
     /// States whose entry does more than join the configuration (``StateFlags/entryWork``), in a
     /// chart of up to 64 states: the only ones a walk of an entry mask visits one by one.
     @usableFromInline let entryWorkMask: UInt64
@@ -157,9 +164,10 @@ final class ChartTables: @unchecked Sendable {
     /// For the parallel quick step, what each transition needs besides its masks:
     /// ``parallelQuickActionFlag`` when it has an action, ``parallelQuickGeneralFlag`` when it
     /// has targets but no quick entry mask (its exit or entry has work to do, or its domain
-    /// depends on history), so that the step takes the general microstep, and
+    /// depends on history), so that the step takes the general microstep,
     /// ``parallelQuickDeclaredTimersFlag`` when it sends or cancels delayed events written as
-    /// data. Empty unless ``allowsParallelQuickSteps``.
+    /// data, and ``parallelQuickHistoryFlag`` when it records or restores a history. Empty unless
+    /// ``allowsParallelQuickSteps``.
     @usableFromInline let parallelQuickFlags: UnsafeMutablePointer<UInt8>
     /// The flag of ``parallelQuickFlags`` for a transition with an action.
     @inlinable static var parallelQuickActionFlag: UInt8 { 1 }
@@ -168,6 +176,15 @@ final class ChartTables: @unchecked Sendable {
     /// The flag of ``parallelQuickFlags`` for a transition that exits or enters a state with
     /// delayed sends written as data (``declaredTimerStateMask``).
     @inlinable static var parallelQuickDeclaredTimersFlag: UInt8 { 4 }
+    /// The flag of ``parallelQuickFlags`` for a transition that may exit a state with history
+    /// children, whose history the step records, or whose target is a history state the step may
+    /// restore by masks (``historyTargetSlots``, every state it may enter needing nothing on entry
+    /// but to arm its timers). Such a transition goes the general microstep's way (with
+    /// ``parallelQuickGeneralFlag`` when it restores a history), and
+    /// ``StateMachine/takeSelectedTransitions(_:event:kind:)`` hands a selection of them to
+    /// ``StateMachine/takeParallelQuickStepWithHistory(_:exiting:entering:flags:event:kind:)``
+    /// when that is all it has to do but timers.
+    @inlinable static var parallelQuickHistoryFlag: UInt8 { 8 }
     /// For a chart whose start does nothing but enter its initial configuration (at most 64 states,
     /// no start actions, no data model to tell, no action on the initial transition, no state
     /// entered with work to do on entry or timeouts, and no eventless transition to search in the
@@ -350,7 +367,6 @@ final class ChartTables: @unchecked Sendable {
         exitWorkMask = quickExitWork | timeoutStates | declaredTimerStates
         entryMasks = copy(entry)
         quickEntryMasks = copy(quickEntry)
-        exitMasks = copy(exits)
         walkEntryMasks = copy(walk)
         ancestorMasks = copy(ancestors)
         historyTargetSlots = copy(historyTargets)
@@ -363,7 +379,6 @@ final class ChartTables: @unchecked Sendable {
         historyIsDeep = copy(historyDeepList)
         timeoutStateMask = timeoutStates
         declaredTimerStateMask = declaredTimerStates
-        quickExitWorkMask = quickExitWork
         entryWorkMask = entryWork
         let quickSteps = layout.stateCount < 64 && isDense && !announcesEvents
         allowsQuickSteps = quickSteps && layout.maximumActiveAtomicStates == 1
@@ -408,15 +423,51 @@ final class ChartTables: @unchecked Sendable {
         quickNearestCandidates = copy(nearestCandidates)
         quickKindShift = kindShift
         var parallelFlags: [UInt8] = []
+        var parallelExitWork = quickExitWork
         if allowsParallelQuickSteps {
+            // A state whose only work on exit, besides its timers, is to record its history is the
+            // parallel quick step's to exit: the transitions that may exit it are flagged.
+            for state in 0..<layout.stateCount {
+                let flags = layout.stateFlags[state]
+                let exitActions: StateFlags = flags.contains(.exitCancelsOnly) ? [] : .hasExitActions
+                if flags.contains(.hasHistoryChildren)
+                    && flags.isDisjoint(with: [exitActions, .hasStateData, .hasInvocations])
+                {
+                    parallelExitWork &= ~(1 << UInt64(state))
+                }
+            }
+            // States a quick step may enter by restoring a history: none with work on entry but
+            // to arm its timers.
+            let quickEntryWork = (0..<layout.stateCount).reduce(UInt64(0)) { mask, state in
+                let flags = layout.stateFlags[state]
+                let quickWork: StateFlags =
+                    flags.contains(.entrySendsOnly) ? [.hasTimeouts, .hasEntryActions] : .hasTimeouts
+                return flags.subtracting(quickWork).isDisjoint(with: .entryWork) ? mask : mask | 1 << UInt64(state)
+            }
             parallelFlags = (0..<layout.transitionCount).map { transition in
-                (layout.actions[transition] >= 0 ? Self.parallelQuickActionFlag : 0)
+                var restores = false
+                if quickEntry[transition] == 0, historyTargets[transition] >= 0 {
+                    let parent = Int(historyTargetParentList[transition])
+                    let domain = Int(historyDomainList[transition])
+                    let entered = (ancestors[parent] & subtree[domain]) | subtree[parent]
+                    if entered & quickEntryWork == 0 {
+                        restores = true
+                        exits[transition] = subtree[domain]
+                        touchesDeclaredTimers[transition] = (entered | subtree[domain]) & declaredTimerStates != 0
+                    }
+                }
+                let exit = quickEntry[transition] != 0 || restores ? exits[transition] : 0
+                return (layout.actions[transition] >= 0 ? Self.parallelQuickActionFlag : 0)
                     | (quickEntry[transition] == 0 && layout.staticDomains[transition] != ChartLayout.noDomain
                         ? Self.parallelQuickGeneralFlag : 0)
                     | (touchesDeclaredTimers[transition] ? Self.parallelQuickDeclaredTimersFlag : 0)
+                    | (restores || exit & historyParentStates != 0 ? Self.parallelQuickHistoryFlag : 0)
             }
         }
         parallelQuickFlags = copy(parallelFlags)
+        exitMasks = copy(exits)
+        quickExitWorkMask = quickExitWork
+        historyQuickExitWorkMask = parallelExitWork
         eventlessAtomicMask = isSmall ? layout.atomicMask.word(0) & layout.eventlessChainMask.word(0) : ~0
         var quickStart: UInt64 = 0
         if isSmall && !announcesEvents && !hasStartActions, let initial = layout.initialTransitions.first,

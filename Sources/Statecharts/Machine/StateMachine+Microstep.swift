@@ -94,13 +94,20 @@ extension StateMachine {
     func restoredEntryMask(of transition: Int, domain: Int) -> UInt64 {
         unowned(unsafe) let tables = chart.tables
         let slot = Int(tables.historyTargetSlots[transition])
-        guard slot >= 0, let extras, slot < extras.history.count else { return 0 }
+        guard slot >= 0, extras != nil else { return 0 }
         let parent = Int(tables.historyTargetParents[transition])
-        var mask: UInt64 = 0
-        for state in extras.history[slot] {
-            let bit: UInt64 = 1 &<< UInt64(state)
-            guard bit & tables.atomicMask[0] & tables.subtreeMasks[parent] != 0 else { return 0 }
-            mask |= tables.ancestorMasks[Int(state)]
+        let allowed = tables.atomicMask[0] & tables.subtreeMasks[parent]
+        // Read in place, without retaining the extras or the record.
+        let mask = Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage -> UInt64 in
+            guard slot < storage.history.count else { return 0 }
+            return storage.history[slot].withUnsafeBufferPointer { record in
+                var mask: UInt64 = 0
+                for state in record {
+                    guard (1 &<< UInt64(state)) & allowed != 0 else { return 0 }
+                    mask |= tables.ancestorMasks[Int(state)]
+                }
+                return mask
+            }
         }
         return mask & tables.subtreeMasks[domain]
     }
@@ -176,7 +183,7 @@ extension StateMachine {
     mutating func recordHistory(exiting: UInt64) {
         unowned(unsafe) let tables = chart.tables
         let configuration = active.first
-        let storage = mutableHistory()
+        var storage: MachineExtras<Event>?
         for index in 0..<tables.historyStateCount {
             let parent = Int(tables.historyParents[index])
             guard exiting & (1 &<< UInt64(parent)) != 0 else { continue }
@@ -193,6 +200,12 @@ extension StateMachine {
                 }
             }
             let slot = Int(tables.historyStateSlots[index])
+            // A record the same as the last one (a state left as it was left before) is not
+            // written: no uniqueness check, and no copy of shared extras.
+            if storage == nil && historyRecord(slot, holds: recorded) { continue }
+            if storage == nil { storage = mutableHistory() }
+            // Set just above.
+            let storage = storage.unsafelyUnwrapped
             // A record of as many states as the last one (the usual case) is written over it in
             // place; otherwise it is emptied and filled again.
             let rewritten = storage.history[slot].withUnsafeMutableBufferPointer { record in
@@ -211,6 +224,25 @@ extension StateMachine {
             while recorded != 0 {
                 storage.history[slot].append(Int32(truncatingIfNeeded: recorded.trailingZeroBitCount))
                 recorded &= recorded &- 1
+            }
+        }
+    }
+
+    /// Whether the history in `slot` holds exactly the states of `recorded`, in document order;
+    /// read in place, without retaining the extras or the record.
+    @inlinable
+    func historyRecord(_ slot: Int, holds recorded: UInt64) -> Bool {
+        guard extras != nil else { return false }
+        return Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+            guard slot < storage.history.count else { return false }
+            return storage.history[slot].withUnsafeBufferPointer { record in
+                guard record.count == recorded.nonzeroBitCount else { return false }
+                var remaining = recorded
+                for state in record {
+                    guard Int(state) == remaining.trailingZeroBitCount else { return false }
+                    remaining &= remaining &- 1
+                }
+                return true
             }
         }
     }

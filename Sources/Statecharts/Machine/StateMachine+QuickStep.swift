@@ -185,8 +185,9 @@ extension StateMachine {
         if selection.overlaps != 0 || selection.flags & ChartTables.parallelQuickGeneralFlag != 0
             || exiting & tables.quickExitWorkMask != 0
         {
-            // Conflicts to resolve, or work on exit or entry: the general microstep, with the
-            // selection as it is.
+            // Conflicts to resolve, work on exit or entry, or a history to record or restore: the
+            // general microstep, with the selection as it is (which may yet take the history's
+            // quick path).
             let selected =
                 count > 1 ? removeConflictingTransitions(buffer, count: count) : resolveDomains(buffer, count: count)
             takeSelectedTransitions(
@@ -223,6 +224,52 @@ extension StateMachine {
         }
         assert(invariantsHold())
         return true
+    }
+
+    /// Takes a parallel quick step's selection that records a history on exit or restores one
+    /// (``ChartTables/parallelQuickHistoryFlag``), conflicts resolved, whose states exited and entered have no other
+    /// work to do but their timers: finds the states each transition to a history enters from its
+    /// record (``restoredEntryMask(of:domain:)``), records the histories of the states in
+    /// `exiting` from the configuration before any of them exits, and changes the configuration
+    /// by masks as the parallel quick step does, the timers state by state. A history with no
+    /// record, a record the masks cannot restore, or a history whose parent the step exits (and
+    /// records) hands the selection, before anything changes, to the general microstep.
+    @inlinable
+    @inline(never)
+    mutating func takeParallelQuickStepWithHistory(
+        _ selected: UnsafeMutableBufferPointer<EnabledTransition>, exiting: UInt64, entering: UInt64, flags: UInt8,
+        event: Event, kind: Int32
+    ) {
+        unowned(unsafe) let tables = chart.tables
+        var entering = entering & ~ChartTables.touchesTimeoutsBit
+        for index in 0..<selected.count {
+            let transition = Int(selected[index].transition)
+            guard tables.historyTargetSlots[transition] >= 0 else { continue }
+            // Read before anything changes: no record (the history's default transition is
+            // taken), the record of a compound state (entered by default), or a history that this
+            // step records as it exits its parent take the general microstep instead.
+            let parent = Int(tables.historyTargetParents[transition])
+            let restored =
+                exiting & (1 &<< UInt64(parent)) != 0
+                ? 0 : restoredEntryMask(of: transition, domain: Int(tables.historyDomains[transition]))
+            if restored == 0 { return takeGeneralMicrostep(selected, event: event, kind: kind) }
+            entering |= restored
+        }
+        // From the configuration before any state exits, as the general microstep records them.
+        if exiting & tables.historyParentMask != 0 { recordHistory(exiting: exiting) }
+        let timerStates = tables.timeoutStateMask | tables.declaredTimerStateMask
+        cancelTimersStateByState(exiting & timerStates)
+        active.first &= ~exiting
+        if flags & ChartTables.parallelQuickActionFlag != 0 {
+            for index in 0..<selected.count {
+                let transition = selected[index].transition
+                let action = Int(tables.actions[Int(transition)])
+                if action >= 0 { runQuickTransitionAction(action, of: transition, event: event, kind: kind) }
+            }
+        }
+        active.first |= entering
+        armTimersStateByState(entering & timerStates)
+        assert(invariantsHold())
     }
 
     /// Cancels the timeouts of the states in `states`, out of line: the parallel quick step's
@@ -362,11 +409,45 @@ extension StateMachine {
         return -1
     }
 
+    /// The microstep for the transitions a parallel quick step selected (conflicts resolved,
+    /// domains known), out of line: when the only work beyond timers is a history to record or to
+    /// restore (``ChartTables/parallelQuickHistoryFlag``),
+    /// ``takeParallelQuickStepWithHistory(_:exiting:entering:flags:event:kind:)``; otherwise the
+    /// general microstep.
+    @inlinable
+    @inline(never)
+    mutating func takeSelectedTransitions(
+        _ enabled: UnsafeMutableBufferPointer<EnabledTransition>, event: Event, kind: Int32
+    ) {
+        unowned(unsafe) let tables = chart.tables
+        var entering: UInt64 = 0
+        var domains: UInt64 = 0
+        var flags: UInt8 = 0
+        for index in 0..<enabled.count {
+            let transition = Int(enabled[index].transition)
+            let transitionFlags = tables.parallelQuickFlags[transition]
+            if transitionFlags & (ChartTables.parallelQuickGeneralFlag | ChartTables.parallelQuickHistoryFlag)
+                == ChartTables.parallelQuickGeneralFlag
+            {
+                return takeGeneralMicrostep(enabled, event: event, kind: kind)
+            }
+            entering |= tables.quickEntryMasks[transition]
+            domains |= tables.exitMasks[transition]
+            flags |= transitionFlags
+        }
+        let exiting = active.first & domains
+        if flags & ChartTables.parallelQuickHistoryFlag != 0 && exiting & tables.historyQuickExitWorkMask == 0 {
+            return takeParallelQuickStepWithHistory(
+                enabled, exiting: exiting, entering: entering, flags: flags, event: event, kind: kind)
+        }
+        takeGeneralMicrostep(enabled, event: event, kind: kind)
+    }
+
     /// The general microstep for the transitions a parallel quick step selected (conflicts
     /// resolved, domains known), out of line.
     @inlinable
     @inline(never)
-    mutating func takeSelectedTransitions(
+    mutating func takeGeneralMicrostep(
         _ enabled: UnsafeMutableBufferPointer<EnabledTransition>, event: Event, kind: Int32
     ) {
         var observer = NoObserver<State, Event>()
