@@ -75,8 +75,11 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
                 return .init(deadline: timer.deadline, kind: .timeout(state: value, index: index - first, delay: delay))
             }
             let signal = timer.signal
-            if let event = signal.event { return .init(deadline: timer.deadline, kind: .event(event, id: timer.id)) }
-            return .init(deadline: timer.deadline, kind: .named(name(of: signal), id: timer.id))
+            // A send written as data is archived with its identifier as a string: the numbers the
+            // chart interned identifiers as are not part of an archive.
+            let id = identifier(of: timer)
+            if let event = signal.event { return .init(deadline: timer.deadline, kind: .event(event, id: id)) }
+            return .init(deadline: timer.deadline, kind: .named(name(of: signal), id: id))
         }
     }
 

@@ -54,9 +54,18 @@ where Event.Kind: Hashable {
     @usableFromInline nonisolated(unsafe) let declaredSendOffsets: UnsafeMutablePointer<Int32>?
     /// The identifiers that the states whose exit actions are all cancels written as data
     /// (``StateFlags/exitCancelsOnly``) cancel, in order, laid out as ``declaredSends`` is.
-    @usableFromInline nonisolated(unsafe) let declaredCancels: UnsafeMutablePointer<String>?
+    @usableFromInline nonisolated(unsafe) let declaredCancels: UnsafeMutablePointer<DeclaredCancel>?
     @usableFromInline let declaredCancelCount: Int
     @usableFromInline nonisolated(unsafe) let declaredCancelOffsets: UnsafeMutablePointer<Int32>?
+    /// The distinct identifiers of the sends in ``declaredSends``, numbered in order of first
+    /// appearance: the timer of a send with identifier number `n` has the owner
+    /// ``DeclaredIdentifier/owner(ofNumber:)`` of `n`, and no identifier string.
+    let declaredIdentifiers: [String]
+    /// The number of each of ``declaredIdentifiers``, for a cancel by a string: empty (so that
+    /// nothing is hashed) in a chart without sends written as data.
+    let declaredIdentifierNumbers: [String: Int32]
+    /// Whether ``declaredIdentifiers`` has any: read before anything is looked up.
+    @usableFromInline let hasDeclaredIdentifiers: Bool
     /// What the scopes of its machines' actions and guards ask of a machine.
     @usableFromInline let scopeOperations: ScopeOperations<State, Event, Context>
     /// The specialised handlers of its live machines' timers and invocations.
@@ -100,7 +109,9 @@ where Event.Kind: Hashable {
         self.invocationOffsets = invocationOffsets
         var sends: [DeclaredSend<Event>] = []
         var sendOffsets: [Int32] = []
-        var cancels: [String] = []
+        var identifiers: [String] = []
+        var numbers: [String: Int32] = [:]
+        var cancels: [DeclaredCancel] = []
         var cancelOffsets: [Int32] = []
         for state in 0..<layout.stateCount {
             sendOffsets.append(Int32(sends.count))
@@ -110,16 +121,32 @@ where Event.Kind: Hashable {
                 for position in Int(layout.entryOffsets[state])..<Int(layout.entryOffsets[state + 1]) {
                     let action = actions[Int(layout.entryActions[position])]
                     guard case .delayedSend(let event, let delay, let id) = action.declared else { continue }
-                    sends.append(DeclaredSend(event: event, kind: kindMap.index(of: event), delay: delay, id: id))
+                    var owner: Int32 = -1
+                    if let id {
+                        let number = numbers[id] ?? Int32(identifiers.count)
+                        if number == Int32(identifiers.count) {
+                            numbers[id] = number
+                            identifiers.append(id)
+                        }
+                        owner = DeclaredIdentifier.owner(ofNumber: number)
+                    }
+                    sends.append(DeclaredSend(event: event, kind: kindMap.index(of: event), delay: delay, owner: owner))
                 }
             }
             if flags.contains(.exitCancelsOnly) {
                 for position in Int(layout.exitOffsets[state])..<Int(layout.exitOffsets[state + 1]) {
                     guard case .cancel(let id) = actions[Int(layout.exitActions[position])].declared else { continue }
-                    cancels.append(id)
+                    cancels.append(DeclaredCancel(id: id, owner: -1))
                 }
             }
         }
+        // Numbered once every send is: a cancel may come before the send it cancels.
+        cancels = cancels.map { cancel in
+            DeclaredCancel(id: cancel.id, owner: numbers[cancel.id].map(DeclaredIdentifier.owner(ofNumber:)) ?? -1)
+        }
+        declaredIdentifiers = identifiers
+        declaredIdentifierNumbers = numbers
+        hasDeclaredIdentifiers = !identifiers.isEmpty
         sendOffsets.append(Int32(sends.count))
         cancelOffsets.append(Int32(cancels.count))
         declaredSendCount = sends.count
@@ -128,6 +155,20 @@ where Event.Kind: Hashable {
         declaredCancelCount = cancels.count
         declaredCancels = Self.table(cancels)
         declaredCancelOffsets = cancels.isEmpty ? nil : Self.table(cancelOffsets)
+    }
+
+    /// The owner of the timers of the sends written as data with `id`, or -1 when there are none;
+    /// read only when ``hasDeclaredIdentifiers``.
+    @usableFromInline
+    func lookUpDeclaredOwner(of id: String) -> Int32 {
+        declaredIdentifierNumbers[id].map(DeclaredIdentifier.owner(ofNumber:)) ?? -1
+    }
+
+    /// The identifier of the timers of sends written as data with `owner`
+    /// (``DeclaredIdentifier/owner(ofNumber:)``).
+    func declaredIdentifier(ofOwner owner: Int32) -> String? {
+        let number = Int(DeclaredIdentifier.number(ofOwner: owner))
+        return declaredIdentifiers.indices.contains(number) ? declaredIdentifiers[number] : nil
     }
 
     /// `values` in memory allocated for them, or `nil` when there are none.

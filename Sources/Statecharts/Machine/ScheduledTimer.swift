@@ -41,7 +41,15 @@ extension StateMachine {
         return timers.ordered.map { timer in
             ScheduledTimer(
                 name: name(of: timer.signal), deadline: .nanoseconds(timer.deadline),
-                state: timer.owner >= 0 ? chart.states[Int(timer.owner)] : nil, id: timer.id, serial: timer.serial)
+                state: timer.owner >= 0 ? chart.states[Int(timer.owner)] : nil, id: identifier(of: timer),
+                serial: timer.serial)
         }
+    }
+
+    /// The identifier a delayed event can be cancelled by: its string, or, for a send written as
+    /// data, the identifier its chart interned (``PendingTimer/owner``); `nil` for a timeout.
+    func identifier(of timer: PendingTimer<Event>) -> String? {
+        if timer.owner < -1 && timer.owner != .min { return chart.declaredIdentifier(ofOwner: timer.owner) }
+        return timer.id
     }
 }

@@ -70,7 +70,10 @@ struct PendingTimer<Event> {
     @usableFromInline var deadline: Int64
     /// Breaks ties between equal deadlines: earlier arming fires first.
     @usableFromInline var serial: UInt64
-    /// For a timeout: the state that armed it; -1 for a delayed event.
+    /// For a timeout: the state that armed it (zero or more). For a delayed event: -1, or, for a
+    /// send written as data with an identifier, the number its chart interned the identifier as
+    /// (``DeclaredIdentifier/owner(ofNumber:)``), with no ``id`` string. `Int32.min` in
+    /// ``none``.
     @usableFromInline var owner: Int32
     /// The event kind it delivers: a timeout's kind, or the delayed event's (-1 for a user's
     /// event whose kind the chart does not know).
@@ -79,7 +82,7 @@ struct PendingTimer<Event> {
     @usableFromInline var event: Event?
     /// For a delayed event the engine raised: its data.
     @usableFromInline var attachment: SignalAttachment?
-    /// For a delayed event: the identifier it can be cancelled by.
+    /// For a delayed event whose ``owner`` is -1: the identifier it can be cancelled by.
     @usableFromInline var id: String?
 
     /// A state's timeout.
@@ -106,6 +109,19 @@ struct PendingTimer<Event> {
         self.id = id
     }
 
+    /// A delayed event sent as data, whose identifier the chart interned as `owner`
+    /// (``DeclaredIdentifier/owner(ofNumber:)``).
+    @inlinable
+    init(deadline: Int64, serial: UInt64, owner: Int32, kind: Int32, event: Event) {
+        self.deadline = deadline
+        self.serial = serial
+        self.owner = owner
+        self.kind = kind
+        self.event = event
+        self.attachment = nil
+        self.id = nil
+    }
+
     /// No timer: what an empty slot of a ``TimerQueue`` holds.
     @inlinable
     static var none: PendingTimer {
@@ -118,7 +134,15 @@ struct PendingTimer<Event> {
 
     /// Whether this is a delayed event (otherwise a state's timeout, or ``none``).
     @inlinable
-    var isDelayedEvent: Bool { owner == -1 }
+    var isDelayedEvent: Bool { owner < 0 && owner != .min }
+
+    /// Whether this is a delayed event that a cancel of the identifier `id` removes, where `owner`
+    /// is the owner of the sends written as data with `id` (-1 when there are none): one with
+    /// that owner, or one with owner -1 and the string `id`.
+    @inlinable
+    func isCancelled(byID id: String, owner: Int32) -> Bool {
+        self.owner == -1 ? self.id == id : self.owner == owner
+    }
 
     /// The event the timer delivers.
     @inlinable

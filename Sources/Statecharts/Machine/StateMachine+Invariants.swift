@@ -99,6 +99,11 @@ extension StateMachine {
             if timer.owner < 0 {
                 guard timer.isDelayedEvent else { return "a timer is neither a timeout nor a delayed event" }
                 if timer.event == nil && timer.kind < 0 { return "a delayed event's timer has no event" }
+                if timer.owner < -1 {
+                    guard timer.id == nil, timer.attachment == nil,
+                        chart.declaredIdentifier(ofOwner: timer.owner) != nil
+                    else { return "a delayed event sent as data names no identifier of its chart" }
+                }
                 continue
             }
             let state = Int(timer.owner)

@@ -236,13 +236,15 @@ extension StateMachine {
         return Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
             guard slot < storage.history.count else { return false }
             return storage.history[slot].withUnsafeBufferPointer { record in
-                guard record.count == recorded.nonzeroBitCount else { return false }
+                // State by state, without counting `recorded`'s bits first (without the POPCNT
+                // instruction, which the default target lacks, a count takes some twenty): once
+                // `remaining` is empty its trailing zero count is 64, which no state index is.
                 var remaining = recorded
                 for state in record {
                     guard Int(state) == remaining.trailingZeroBitCount else { return false }
                     remaining &= remaining &- 1
                 }
-                return true
+                return remaining == 0
             }
         }
     }

@@ -56,6 +56,48 @@ extension StateMachine {
     @inlinable
     public mutating func cancelDelayedEvents(id: String) -> Int {
         guard extras != nil else { return 0 }
+        // The chart is asked for the identifier's number only when a send written as data is
+        // pending: a machine that sends by closures compares strings, as before.
+        let match = Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+            storage.timers.cancelMatch(ofString: id)
+        }
+        switch match {
+        case .nothing: return 0
+        // Shared extras are copied only when there is something to remove.
+        case .sentWithString: return withUniqueExtras { storage in storage.timers.removeDelayedEvents(id: id) }
+        case .sentAsData: return cancelDelayedEventsOfDeclaredChart(id: id)
+        }
+    }
+
+    /// ``cancelDelayedEvents(id:)`` when a send written as data is pending, out of line: the
+    /// identifier's number in the chart is looked up, so that its timers are found too.
+    @inlinable
+    @inline(never)
+    mutating func cancelDelayedEventsOfDeclaredChart(id: String) -> Int {
+        cancelDelayedEvents(id: id, owner: chart.lookUpDeclaredOwner(of: id))
+    }
+
+    /// Cancels the delayed events with identifier `id`, where `owner` is the owner of the timers
+    /// of the chart's sends written as data with `id` (-1 when there are none): what a cancel
+    /// written as data does.
+    @discardableResult
+    @inlinable
+    mutating func cancelDelayedEvents(id: String, owner: Int32) -> Int {
+        guard extras != nil else { return 0 }
+        if owner == -1 { return cancelDelayedEventsSent(with: id) }
+        // Shared extras are copied only when there is something to remove.
+        let pending = Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+            storage.timers.hasDelayedEvents(id: id, owner: owner)
+        }
+        guard pending else { return 0 }
+        return withUniqueExtras { storage in storage.timers.removeDelayedEvents(id: id, owner: owner) }
+    }
+
+    /// Cancels the delayed events sent with the string identifier `id`, when the chart has no
+    /// send written as data with `id`; the machine has extras. Always inlined: a closure's cancel
+    /// (``Scope/cancel(id:)``) costs a call more otherwise.
+    @inlinable @inline(__always)
+    mutating func cancelDelayedEventsSent(with id: String) -> Int {
         // Shared extras are copied only when there is something to remove.
         let pending = Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
             storage.timers.hasDelayedEvents(id: id)
@@ -102,15 +144,15 @@ extension StateMachine {
         let now = currentTime()
         // What `schedule(_:kind:after:id:)` does with a delay of more than zero, as every delay
         // written as data is.
-        while position < end {
-            let deadline = now.addingClamped(sends[position].delay)
-            withUniqueExtras { timers in
-                timers.timers.insertDelayedEvent(
-                    deadline: deadline, serial: timers.nextSerial, kind: sends[position].kind,
-                    event: sends[position].event, id: sends[position].id)
+        // The identifier travels as the owner the chart interned it as: no string is copied.
+        withUniqueExtras { timers in
+            while position < end {
+                timers.timers.insertDeclaredEvent(
+                    deadline: now.addingClamped(sends[position].delay), serial: timers.nextSerial,
+                    kind: sends[position].kind, event: sends[position].event, owner: sends[position].owner)
                 timers.nextSerial &+= 1
+                position &+= 1
             }
-            position &+= 1
         }
     }
 
@@ -125,9 +167,30 @@ extension StateMachine {
         let end = Int(offsets[state &+ 1])
         let cancels = storage.declaredCancels.unsafelyUnwrapped
         while position < end {
-            cancelSends(id: cancels[position])
+            let owner = cancels[position].owner
+            // The common case, the sole timer the state's own send armed, is found by an integer,
+            // without reading the identifier string.
+            if !cancelSoleDeclaredSend(owner: owner) {
+                cancelDelayedEvents(id: cancels[position].id, owner: owner)
+            }
+            if extras?.annex?.hasSentDelayedEventsOut == true {
+                mutableAnnex().effects.append(.cancelSend(cancels[position].id))
+            }
             position &+= 1
         }
+    }
+
+    /// Cancels the sole pending timer when it is a send written as data with the owner `owner`
+    /// (``DeclaredIdentifier/owner(ofNumber:)``; -1 finds nothing), and returns whether it did.
+    @inlinable
+    mutating func cancelSoleDeclaredSend(owner: Int32) -> Bool {
+        guard owner != -1, extras != nil else { return false }
+        let isSole = Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef { storage in
+            storage.timers.hasSole && storage.timers.sole.owner == owner
+        }
+        guard isSole else { return false }
+        withUniqueExtras { storage in storage.timers.clearSoleDeclaredEvent() }
+        return true
     }
 
     // MARK: - State timeouts

@@ -102,14 +102,28 @@ struct TimerQueue<Event> {
         insertOutOfLine(PendingTimer(deadline: deadline, serial: serial, delivering: .event(event, kind: kind), id: id))
     }
 
+    /// Adds a delayed event sent as data: `event`, of kind `kind`, whose identifier the chart
+    /// interned as `owner` (``DeclaredIdentifier/owner(ofNumber:)``, or -1 for none).
+    ///
+    /// No identifier string is stored, so none is retained; into an empty queue it writes the sole
+    /// slot's fields in place, as ``insertDelayedEvent(deadline:serial:kind:event:id:)`` does.
+    @inlinable
+    mutating func insertDeclaredEvent(deadline: Int64, serial: UInt64, kind: Int32, event: Event, owner: Int32) {
+        if !hasSole && heap.isEmpty {
+            sole.deadline = deadline
+            sole.serial = serial
+            sole.kind = kind
+            sole.owner = owner
+            sole.event = event
+            return
+        }
+        insertOutOfLine(PendingTimer(deadline: deadline, serial: serial, owner: owner, kind: kind, event: event))
+    }
+
     /// Empties the sole slot in place, releasing what a delayed event held.
     @inlinable
     mutating func clearSole() {
-        sole.deadline = .max
-        sole.serial = 0
-        sole.kind = 0
-        sole.owner = .min
-        sole.event = nil
+        clearSoleDeclaredEvent()
         sole.attachment = nil
         sole.id = nil
     }
@@ -154,24 +168,51 @@ struct TimerQueue<Event> {
         removeAll { $0.owner == owner }
     }
 
-    /// Whether a delayed event sent with identifier `id` is pending.
+    /// What a cancel of the string `id` finds pending before it knows the identifier's number in
+    /// the chart: nothing, only delayed events sent with the string (whose owner is -1), or a send
+    /// written as data, whose identifier only the chart knows.
+    @inlinable
+    func cancelMatch(ofString id: String) -> CancelMatch {
+        if hasSole {
+            if sole.owner == -1 { return sole.id == id ? .sentWithString : .nothing }
+            // Not `none`, whose owner is `Int32.min`: the queue has a sole timer.
+            return sole.owner < -1 ? .sentAsData : .nothing
+        }
+        return heapCancelMatch(ofString: id)
+    }
+
+    /// ``cancelMatch(ofString:)`` when two or more timers are pending, out of line.
+    @inlinable
+    @inline(never)
+    func heapCancelMatch(ofString id: String) -> CancelMatch {
+        var match = CancelMatch.nothing
+        for timer in heap {
+            if timer.owner < -1 { return .sentAsData }
+            if timer.owner == -1 && timer.id == id { match = .sentWithString }
+        }
+        return match
+    }
+
+    /// Whether a delayed event sent with the string identifier `id` is pending (one whose owner is
+    /// -1: the chart has no send written as data with `id`, so no other timer can match).
     ///
     /// The identifiers are compared as strings, never hashed: an identifier written as a literal
     /// is a small string or the literal's own storage, so that comparing it with the same literal
     /// compares two words.
     @inlinable
     func hasDelayedEvents(id: String) -> Bool {
-        if hasSole { return sole.isDelayedEvent && sole.id == id }
-        return heap.contains { $0.isDelayedEvent && $0.id == id }
+        if hasSole { return sole.owner == -1 && sole.id == id }
+        return heap.contains { $0.owner == -1 && $0.id == id }
     }
 
-    /// Removes the delayed events sent with identifier `id`, and returns how many it removed.
+    /// Removes the delayed events sent with the string identifier `id`, and returns how many it
+    /// removed.
     ///
     /// When the sole timer is the one, the slot is emptied in place.
     @inlinable
     mutating func removeDelayedEvents(id: String) -> Int {
         if hasSole {
-            guard sole.isDelayedEvent && sole.id == id else { return 0 }
+            guard sole.owner == -1 && sole.id == id else { return 0 }
             clearSole()
             return 1
         }
@@ -182,7 +223,51 @@ struct TimerQueue<Event> {
     @inlinable
     @inline(never)
     mutating func removeDelayedEventsFromHeap(id: String) -> Int {
-        removeAll { $0.isDelayedEvent && $0.id == id }
+        removeAll { $0.owner == -1 && $0.id == id }
+    }
+
+    /// Whether a delayed event with identifier `id` is pending, where `owner` (-2 or less) is the
+    /// owner of the chart's sends written as data with `id`: one of those, found by comparing
+    /// integers, or one sent with the string (``PendingTimer/isCancelled(byID:owner:)``).
+    @inlinable
+    func hasDelayedEvents(id: String, owner: Int32) -> Bool {
+        if hasSole { return sole.isCancelled(byID: id, owner: owner) }
+        return heap.contains { $0.isCancelled(byID: id, owner: owner) }
+    }
+
+    /// Removes the delayed events with identifier `id`, where `owner` (-2 or less) is the owner of
+    /// the chart's sends written as data with `id`, and returns how many it removed.
+    ///
+    /// When the sole timer is a send written as data, the slot is emptied in place: it holds no
+    /// identifier string, so only its event is released.
+    @inlinable
+    mutating func removeDelayedEvents(id: String, owner: Int32) -> Int {
+        if hasSole {
+            if sole.owner == owner {
+                clearSoleDeclaredEvent()
+                return 1
+            }
+            return removeDelayedEvents(id: id)
+        }
+        return removeDelayedEventsFromHeap(id: id, owner: owner)
+    }
+
+    /// Empties the sole slot, which holds a send written as data, in place: such a timer holds no
+    /// identifier string and no attachment, so only its event is released.
+    @inlinable
+    mutating func clearSoleDeclaredEvent() {
+        sole.deadline = .max
+        sole.serial = 0
+        sole.kind = 0
+        sole.owner = .min
+        sole.event = nil
+    }
+
+    /// ``removeDelayedEvents(id:owner:)`` when two or more timers are pending, out of line.
+    @inlinable
+    @inline(never)
+    mutating func removeDelayedEventsFromHeap(id: String, owner: Int32) -> Int {
+        removeAll { $0.isCancelled(byID: id, owner: owner) }
     }
 
     /// Removes and returns the timer that falls due first; the queue must not be empty.

@@ -1,3 +1,4 @@
+import Foundation
 import StatechartsTesting
 import Testing
 
@@ -193,5 +194,119 @@ import Testing
         #expect(machine.pendingTimers.map(\.name) == ["first", "second"])
         try machine.advance(by: .seconds(1))
         #expect(machine.context.entries == ["closure sees 1 timers", "now", "first", "second"])
+    }
+
+    /// A chart whose identifier `t` is sent and cancelled both as data and by closures, in every
+    /// pairing: `a` sends as data and cancels by a closure, `b` sends by a closure and cancels as
+    /// data, `c` does both as data, and `d` cancels as data an identifier that no send written as
+    /// data has.
+    static func mixed() throws -> TestChart {
+        func to(_ target: String) -> TestElement { .transition(.events([.kind("next")]), targets: [target]) }
+        return try TestChart(
+            name: "mixed", initial: ["a"],
+            elements: [
+                .state(
+                    "a",
+                    elements: [
+                        .onEntry(send: "late", after: .seconds(5), id: "t"), .onExit { $0.cancel(id: "t") }, to("b"),
+                    ]),
+                .state(
+                    "b",
+                    elements: [
+                        .onEntry { $0.send("late", after: .seconds(5), id: "t") }, .onExit(cancel: "t"), to("c"),
+                    ]),
+                .state(
+                    "c", elements: [.onEntry(send: "late", after: .seconds(5), id: "t"), .onExit(cancel: "t"), to("d")]),
+                .state(
+                    "d",
+                    elements: [
+                        .onEntry { $0.send("late", after: .seconds(5), id: "u") }, .onExit(cancel: "u"), to("a"),
+                    ]),
+            ])
+    }
+
+    @Test("an identifier sent as data and cancelled by a closure, or the other way round, is cancelled")
+    func identifiersMeetAcrossForms() throws {
+        var machine = try started(Self.mixed())
+        for round in 0..<3 {
+            for state in ["a", "b", "c", "d"] {
+                #expect(machine.isActive(state))
+                // The timer a send written as data armed carries the identifier its chart
+                // interned, and shows it as the string.
+                #expect(machine.pendingTimers.map(\.id) == [state == "d" ? "u" : "t"], "round \(round), \(state)")
+                try machine.send("next")
+            }
+        }
+        #expect(machine.pendingTimers.map(\.id) == ["t"])
+        // By the machine's own cancel, with the string.
+        #expect(machine.cancelDelayedEvents(id: "u") == 0)
+        #expect(machine.cancelDelayedEvents(id: "t") == 1)
+        #expect(machine.pendingTimerCount == 0)
+        try machine.advance(by: .seconds(10))
+        #expect(machine.isActive("a"), "no cancelled timer fired")
+    }
+
+    @Test("a send written as data is found among other timers, and one cancel removes all that share its identifier")
+    func declaredSendsInTheHeap() throws {
+        let chart = try TestChart(
+            name: "heap", initial: ["a"],
+            elements: [
+                .state(
+                    "a",
+                    elements: [
+                        .onEntry { $0.send("other", after: .seconds(1), id: "t") },
+                        .transition(.events([.kind("next")]), targets: ["b"]),
+                    ]),
+                .state(
+                    "b",
+                    elements: [
+                        .onEntry(send: "late", after: .seconds(3), id: "t"),
+                        .onEntry(send: "late", after: .seconds(2), id: "v"),
+                        .onEntry(send: "late", after: .seconds(4), id: "t"),
+                        .onExit(cancel: "t"),
+                        .transition(.events([.kind("next")]), targets: ["a"]),
+                        .transition(.events([.kind("other")])),
+                    ]),
+            ])
+        var machine = try started(chart)
+        try machine.send("next")
+        #expect(machine.pendingTimers.map(\.id) == ["t", "v", "t", "t"])
+        // `b`'s cancel removes the closure's timer with the string `t` and its own two; `a`'s
+        // entry then sends its own again.
+        try machine.send("next")
+        #expect(machine.pendingTimers.map(\.id) == ["t", "v"])
+        #expect(machine.pendingTimers.map(\.deadline) == [.seconds(1), .seconds(2)])
+        try machine.send("next")
+        #expect(machine.pendingTimers.map(\.id) == ["t", "v", "v", "t", "t"])
+        // The machine's own cancel, with the string, finds them all too.
+        #expect(machine.cancelDelayedEvents(id: "t") == 3)
+        #expect(machine.pendingTimers.map(\.id) == ["v", "v"])
+        #expect(machine.cancelDelayedEvents(id: "v") == 2)
+        #expect(machine.cancelDelayedEvents(id: "t") == 0)
+        #expect(machine.pendingTimerCount == 0)
+    }
+
+    @Test("an archive holds a send written as data with its identifier, and the restored machine cancels it")
+    func declaredSendsArchived() throws {
+        let chart = try Self.mixed()
+        var machine = try started(chart)
+        try machine.send("next")
+        try machine.send("next")
+        #expect(machine.isActive("c"))
+        let archive = try machine.archive()
+        guard case .event(_, let id)? = archive.timers.first?.kind else {
+            Issue.record("the archive holds \(archive.timers)")
+            return
+        }
+        #expect(id == "t")
+        let data = try JSONEncoder().encode(archive)
+        var restored = try TestMachine(
+            chart: chart, restoring: JSONDecoder().decode(MachineArchive<String, NamedEvent, Log>.self, from: data))
+        // The same timer; an archive numbers its timers afresh, so the serial is not compared.
+        #expect(restored.pendingTimers.map { "\($0)" } == machine.pendingTimers.map { "\($0)" })
+        // `c`'s cancel, written as data, finds the timer that the archive restored by its string.
+        try restored.send("next")
+        #expect(restored.isActive("d"))
+        #expect(restored.pendingTimers.map(\.id) == ["u"])
     }
 }
