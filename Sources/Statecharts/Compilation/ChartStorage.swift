@@ -52,8 +52,9 @@ where Event.Kind: Hashable {
     @usableFromInline nonisolated(unsafe) let declaredSends: UnsafeMutablePointer<DeclaredSend<Event>>?
     @usableFromInline let declaredSendCount: Int
     @usableFromInline nonisolated(unsafe) let declaredSendOffsets: UnsafeMutablePointer<Int32>?
-    /// The identifiers that the states whose exit actions are all cancels written as data
-    /// (``StateFlags/exitCancelsOnly``) cancel, in order, laid out as ``declaredSends`` is.
+    /// The cancels of the states whose exit actions are all cancels written as data
+    /// (``StateFlags/exitCancelsOnly``), each with its identifier and the owner of that
+    /// identifier's timers, in order, laid out as ``declaredSends`` is.
     @usableFromInline nonisolated(unsafe) let declaredCancels: UnsafeMutablePointer<DeclaredCancel>?
     @usableFromInline let declaredCancelCount: Int
     @usableFromInline nonisolated(unsafe) let declaredCancelOffsets: UnsafeMutablePointer<Int32>?
@@ -61,11 +62,9 @@ where Event.Kind: Hashable {
     /// appearance: the timer of a send with identifier number `n` has the owner
     /// ``DeclaredIdentifier/owner(ofNumber:)`` of `n`, and no identifier string.
     let declaredIdentifiers: [String]
-    /// The number of each of ``declaredIdentifiers``, for a cancel by a string: empty (so that
-    /// nothing is hashed) in a chart without sends written as data.
+    /// The number of each of ``declaredIdentifiers``, for a cancel by a string while a send
+    /// written as data is pending (``TimerQueue/cancelMatch(ofString:)``).
     let declaredIdentifierNumbers: [String: Int32]
-    /// Whether ``declaredIdentifiers`` has any: read before anything is looked up.
-    @usableFromInline let hasDeclaredIdentifiers: Bool
     /// What the scopes of its machines' actions and guards ask of a machine.
     @usableFromInline let scopeOperations: ScopeOperations<State, Event, Context>
     /// The specialised handlers of its live machines' timers and invocations.
@@ -146,7 +145,6 @@ where Event.Kind: Hashable {
         }
         declaredIdentifiers = identifiers
         declaredIdentifierNumbers = numbers
-        hasDeclaredIdentifiers = !identifiers.isEmpty
         sendOffsets.append(Int32(sends.count))
         cancelOffsets.append(Int32(cancels.count))
         declaredSendCount = sends.count
@@ -157,8 +155,7 @@ where Event.Kind: Hashable {
         declaredCancelOffsets = cancels.isEmpty ? nil : Self.table(cancelOffsets)
     }
 
-    /// The owner of the timers of the sends written as data with `id`, or -1 when there are none;
-    /// read only when ``hasDeclaredIdentifiers``.
+    /// The owner of the timers of the sends written as data with `id`, or -1 when there are none.
     @usableFromInline
     func lookUpDeclaredOwner(of id: String) -> Int32 {
         declaredIdentifierNumbers[id].map(DeclaredIdentifier.owner(ofNumber:)) ?? -1
