@@ -202,7 +202,7 @@ extension ChartElement {
     /// The entry action `action`, which sends `event` after `delay` with identifier `id`, with
     /// what it does as data (``DeclaredTimerAction``) when the delay is more than zero.
     @usableFromInline
-    static func declaredEntry(
+    package static func declaredEntry(
         _ action: @escaping StatechartAction<State, Event, Context>, send event: Event, after delay: Duration,
         id: String?
     ) -> ChartElement {
@@ -216,7 +216,7 @@ extension ChartElement {
     /// The exit action `action`, which cancels the delayed events sent with identifier `id`, with
     /// what it does as data.
     @usableFromInline
-    static func declaredExit(
+    package static func declaredExit(
         _ action: @escaping StatechartAction<State, Event, Context>, cancel id: String
     )
         -> ChartElement

@@ -24,6 +24,13 @@ final class MachineExtras<Event>: @unchecked Sendable {
     /// (``StateMachine/pausesAtEffects``). Kept here rather than in the annex, so that a machine
     /// that pauses at effects (every SCXML session's) still takes quick steps while none wait.
     @exclusivity(unchecked) @usableFromInline var pausesAtEffects = false
+    /// This machine's own events for the chart's delayed sends written as data, in the chart's
+    /// order (``ChartStorage/declaredSends``), when its runtime gave it some
+    /// (``StateMachine/prepareDeclaredSends(timerLimit:rewrite:)``); `nil` for the chart's.
+    @exclusivity(unchecked) @usableFromInline var declaredEvents: ContiguousArray<Event>?
+    /// With ``declaredEvents``: the most timers the machine may have pending once a state's
+    /// delayed sends written as data armed theirs.
+    @exclusivity(unchecked) @usableFromInline var declaredSendTimerLimit = Int.max
 
     @inlinable
     init() {}
@@ -36,6 +43,8 @@ final class MachineExtras<Event>: @unchecked Sendable {
         copy.annex = annex?.copy()
         copy.history = history
         copy.pausesAtEffects = pausesAtEffects
+        copy.declaredEvents = declaredEvents
+        copy.declaredSendTimerLimit = declaredSendTimerLimit
         return copy
     }
 

@@ -409,10 +409,10 @@ extension StateMachine {
             return
         }
         if flags.contains(.hasStateData) { makeStateData(of: state, signal: signal, observer: &observer) }
-        if flags.contains(.entrySendsOnly) {
-            // Delayed sends written as data: what their closures would do, without a scope.
-            sendDeclaredEvents(of: state)
-        } else if flags.contains(.hasEntryActions) {
+        // Delayed sends written as data: what their closures would do, without a scope; the
+        // closures when the sends would go past the machine's limit on timers.
+        let sentAsData = flags.contains(.entrySendsOnly) && sendDeclaredEvents(of: state)
+        if !sentAsData && flags.contains(.hasEntryActions) {
             for position in Int(tables.entryOffsets[state])..<Int(tables.entryOffsets[state &+ 1]) {
                 if let error = runAction(Int(tables.entryActions[position]), signal: signal) {
                     actionFailed(error, role: .entry, state: state, observer: &observer)

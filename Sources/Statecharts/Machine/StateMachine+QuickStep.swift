@@ -328,8 +328,24 @@ extension StateMachine {
     @inlinable
     mutating func armTimers(of state: Int) {
         let flags = chart.tables.stateFlags[state]
-        if flags.contains(.entrySendsOnly) { sendDeclaredEvents(of: state) }
+        if flags.contains(.entrySendsOnly) && !sendDeclaredEvents(of: state) { runEntryActions(of: state) }
         if flags.contains(.hasTimeouts) { armTimeouts(of: state) }
+    }
+
+    /// Runs the entry actions' closures of a state whose delayed sends written as data would go
+    /// past the machine's limit on timers (``prepareDeclaredSends(timerLimit:rewrite:)``), in order, as entering it
+    /// in the general microstep does: an action that throws raises `error.execution`, and the
+    /// next one runs. Their closures send what the data says and read no event, so they get none.
+    @inlinable
+    @inline(never)
+    mutating func runEntryActions(of state: Int) {
+        unowned(unsafe) let tables = chart.tables
+        var observer = NoObserver<State, Event>()
+        for position in Int(tables.entryOffsets[state])..<Int(tables.entryOffsets[state &+ 1]) {
+            if let error = runAction(Int(tables.entryActions[position]), signal: nil) {
+                actionFailed(error, role: .entry, state: state, observer: &observer)
+            }
+        }
     }
 
     /// What the quick step does on exiting a state with timers: cancels the delayed sends its exit

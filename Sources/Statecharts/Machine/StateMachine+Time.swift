@@ -133,27 +133,94 @@ extension StateMachine {
 
     /// Runs the entry actions of a state whose entry actions are all delayed sends written as data
     /// (``StateFlags/entrySendsOnly``): what their closures do, in order, without a scope.
+    ///
+    /// - Returns: `false`, having armed nothing, when the machine's runtime gave it its own events
+    ///   and a limit on timers (``prepareDeclaredSends(timerLimit:rewrite:)``) and the state's
+    ///   sends would go past that limit: the caller then runs the state's entry actions, whose
+    ///   closures apply the runtime's own limit.
     @inlinable
-    mutating func sendDeclaredEvents(of state: Int) {
+    @inline(__always)
+    mutating func sendDeclaredEvents(of state: Int) -> Bool {
+        if extras != nil
+            && Unmanaged.passUnretained(extras.unsafelyUnwrapped)._withUnsafeGuaranteedRef({ $0.declaredEvents != nil })
+        {
+            return sendOwnDeclaredEvents(of: state)
+        }
         unowned(unsafe) let storage = chart
         // Not nil: the state's flag says that the chart has delayed sends written as data.
         let offsets = storage.declaredSendOffsets.unsafelyUnwrapped
-        var position = Int(offsets[state])
+        let position = Int(offsets[state])
         let end = Int(offsets[state &+ 1])
         let sends = storage.declaredSends.unsafelyUnwrapped
         let now = currentTime()
-        // What `schedule(_:kind:after:id:)` does with a delay of more than zero, as every delay
-        // written as data is.
-        // The identifier travels as the owner the chart interned it as: no string is copied.
         withUniqueExtras { timers in
-            while position < end {
-                timers.timers.insertDeclaredEvent(
-                    deadline: now.addingClamped(sends[position].delay), serial: timers.nextSerial,
-                    kind: sends[position].kind, event: sends[position].event, owner: sends[position].owner)
-                timers.nextSerial &+= 1
-                position &+= 1
-            }
+            Self.insertDeclaredEvents(sends, from: position, to: end, at: now, into: timers) { sends[$0].event }
         }
+        return true
+    }
+
+    /// Arms the delayed sends written as data `sends[position..<end]`, from `now`, in `timers`,
+    /// each with the event `event(position)`: what `schedule(_:kind:after:id:)` does with a delay
+    /// of more than zero, as every delay written as data is. The identifier travels as the owner
+    /// the chart interned it as: no string is copied.
+    @inlinable
+    @inline(__always)
+    static func insertDeclaredEvents(
+        _ sends: UnsafeMutablePointer<DeclaredSend<Event>>, from position: Int, to end: Int, at now: Int64,
+        into timers: MachineExtras<Event>, event: (Int) -> Event
+    ) {
+        var position = position
+        while position < end {
+            timers.timers.insertDeclaredEvent(
+                deadline: now.addingClamped(sends[position].delay), serial: timers.nextSerial,
+                kind: sends[position].kind, event: event(position), owner: sends[position].owner)
+            timers.nextSerial &+= 1
+            position &+= 1
+        }
+    }
+
+    /// ``sendDeclaredEvents(of:)`` for a machine with its own events and a limit on timers
+    /// (``prepareDeclaredSends(timerLimit:rewrite:)``), out of line: a typed chart's machine never
+    /// comes here.
+    @inlinable
+    @inline(never)
+    mutating func sendOwnDeclaredEvents(of state: Int) -> Bool {
+        unowned(unsafe) let storage = chart
+        let offsets = storage.declaredSendOffsets.unsafelyUnwrapped
+        let position = Int(offsets[state])
+        let end = Int(offsets[state &+ 1])
+        let sends = storage.declaredSends.unsafelyUnwrapped
+        let now = currentTime()
+        return withUniqueExtras { timers in
+            // What a closure's `send` would find: the sends that fit arm, the first that does not
+            // fails. The closures do exactly that.
+            guard timers.timers.count + (end - position) <= timers.declaredSendTimerLimit,
+                let events = timers.declaredEvents
+            else { return false }
+            // Read in place: the extras hold the events for the whole call.
+            events.withUnsafeBufferPointer { events in
+                Self.insertDeclaredEvents(sends, from: position, to: end, at: now, into: timers) { events[$0] }
+            }
+            return true
+        }
+    }
+
+    /// Gives this machine its own events for its chart's delayed sends written as data
+    /// (``OnEntry/init(send:after:id:)``), each send's event rewritten by `rewrite`, and a limit
+    /// on its timers: for a runtime whose events carry something of the machine that sent them,
+    /// which a chart shared by many machines cannot hold (an SCXML session's own address, the
+    /// `origin` of the events it sends itself), and whose closures apply a limit of their own.
+    ///
+    /// A state whose sends would leave more than `timerLimit` timers pending then runs its entry
+    /// actions' closures instead of arming its sends as data, so that the closures' limit (an SCXML
+    /// session's on pending timers, which raises `error.execution`) holds exactly. Does nothing
+    /// for a chart without such sends.
+    package mutating func prepareDeclaredSends(timerLimit: Int, rewrite: (Event) -> Event) {
+        guard let sends = chart.declaredSends else { return }
+        let events = ContiguousArray((0..<chart.declaredSendCount).map { rewrite(sends[$0].event) })
+        let extras = mutableExtras()
+        extras.declaredEvents = events
+        extras.declaredSendTimerLimit = timerLimit
     }
 
     /// Runs the exit actions of a state whose exit actions are all cancels written as data

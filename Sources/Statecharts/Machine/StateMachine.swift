@@ -205,9 +205,13 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
         if byte < storage.kindMap.discriminatorCount { return Int32(truncatingIfNeeded: byte) }
         // A string kind (an SCXML event's name): the chart's names without hashing them. The test
         // of the type is decided when the machine's code is specialised.
+        // The table is read without retaining it: the chart holds it for the machine's life.
         if Event.Kind.self == String.self {
-            unowned(unsafe) let table = storage.kindMap.nameTable
-            if let index = table.index(of: unsafeBitCast(kind, to: String.self)) { return index }
+            let name = unsafeBitCast(kind, to: String.self)
+            let found = Unmanaged.passUnretained(storage.kindMap.nameTable)._withUnsafeGuaranteedRef { table in
+                table.index(of: name)
+            }
+            if let index = found { return index }
         }
         return storage.kindMap.slowIndex(of: kind)
     }

@@ -202,11 +202,19 @@ struct SCXMLChartBuilder {
         }
         for block in node.onEntry {
             check(block.actions)
-            if let action = actionClosure(block.actions) { elements.append(.onEntry(action)) }
+            if let send = declaredSend(block.actions) {
+                elements.append(send)
+            } else if let action = actionClosure(block.actions) {
+                elements.append(.onEntry(action))
+            }
         }
         for block in node.onExit {
             check(block.actions)
-            if let action = actionClosure(block.actions) { elements.append(.onExit(action)) }
+            if let cancels = declaredCancels(block.actions) {
+                elements += cancels
+            } else if let action = actionClosure(block.actions) {
+                elements.append(.onExit(action))
+            }
         }
         if let initial = node.initialTransition {
             check(initial.actions)
@@ -284,6 +292,40 @@ struct SCXMLChartBuilder {
         return .transition(
             trigger, targets: transition.targets, type: transition.type, guard: condition,
             action: actionClosure(transition.actions), location: transition.location)
+    }
+
+    /// The entry action of an `<onentry>` block that is one `<send>` with an `id`, whose every
+    /// attribute is written out, that sends its session a delayed event with no data
+    /// (``PreparedSend/literalDelay``): its closure, with what it does as data, so that a step
+    /// arms it without running the closure, as it arms a typed chart's `OnEntry(send:after:id:)`.
+    /// `nil` for any other block.
+    ///
+    /// The data's event has no `origin`: each session gives its machine the events of its own
+    /// (``StateMachine/prepareDeclaredSends(pendingTimers:)``). A state whose sends would go past
+    /// the session's limit on pending timers runs the closure, which raises `error.execution` as
+    /// any `<send>` does. Only a block of one: a block whose first send fails stops there, which
+    /// separate elements would not. Only with an `id`: a send without one takes a new generated
+    /// identifier each time, which the data cannot.
+    func declaredSend(_ actions: [SCXMLAction]) -> Element? {
+        guard actions.count == 1, case .send(let send) = actions[0].kind, let id = send.id, let name = send.event
+        else { return nil }
+        let prepared = PreparedSend(send, location: actions[0].location)
+        guard let delay = prepared.literalDelay else { return nil }
+        let event = SCXMLEvent(name, type: .external, sendID: id, originType: SCXMLExecutor.scxmlProcessor)
+        return .declaredEntry(
+            { scope in try SCXMLExecutor.runBlock(of: prepared, in: &scope) }, send: event, after: delay, id: id)
+    }
+
+    /// The exit actions of an `<onexit>` block of `<cancel>`s whose `sendid`s are written out: one
+    /// each, with what it does as data (a cancel cannot fail); `nil` for any other block.
+    func declaredCancels(_ actions: [SCXMLAction]) -> [Element]? {
+        guard !actions.isEmpty else { return nil }
+        var elements: [Element] = []
+        for action in actions {
+            guard case .cancel(let id?, nil) = action.kind else { return nil }
+            elements.append(.declaredExit({ scope in scope.cancel(id: id) }, cancel: id))
+        }
+        return elements
     }
 
     func actionClosure(_ actions: [SCXMLAction]) -> StatechartAction<String, SCXMLEvent, SCXMLContext>? {

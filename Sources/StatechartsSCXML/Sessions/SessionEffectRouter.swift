@@ -204,6 +204,7 @@ struct SessionEffectRouter: EffectRouter {
     func configure(_ machine: inout Machine) {
         machine.pausesAtEffects = true
         machine.microstepLimit = options.limits.microsteps
+        machine.prepareDeclaredSends(pendingTimers: options.limits.pendingTimers)
     }
 
     /// The session information of session `id` of document `name`.

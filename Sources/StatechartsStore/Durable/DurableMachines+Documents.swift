@@ -75,7 +75,10 @@ extension DurableMachines where State == String, Event == SCXMLEvent, Context ==
         adapter.makeDecoder = { chart.archiveDecoder() }
         adapter.reusesEncodedValues = false
         adapter.restore = { archive in try archive.context.thawModel(with: dataModels) }
-        adapter.prepare = { machine in machine.microstepLimit = limits.microsteps }
+        adapter.prepare = { machine in
+            machine.microstepLimit = limits.microsteps
+            machine.prepareDeclaredSends(pendingTimers: limits.pendingTimers)
+        }
         adapter.detach = { context in try? context.freezeModel() }
         adapter.activityName = { start in
             guard let invocation = start.descriptor as? SCXMLInvocation else { return start.name }

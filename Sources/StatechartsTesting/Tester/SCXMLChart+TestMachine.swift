@@ -7,6 +7,7 @@ extension SCXMLChart {
     func standaloneMachine(info: SCXMLSessionInfo, limits: SCXMLLimits) -> SCXMLSession.Machine {
         var machine = statechart.makeMachine(context: SCXMLContext(model: dataModel.init(session: info), info: info))
         machine.microstepLimit = limits.microsteps
+        machine.prepareDeclaredSends(pendingTimers: limits.pendingTimers)
         return machine
     }
 
