@@ -1,7 +1,7 @@
 // Compiled with the trait ECMAScript only.
 #if ECMAScript
 import Foundation
-import Statecharts
+@testable import Statecharts
 import StatechartsECMAScript
 import StatechartsSCXML
 import Testing
@@ -33,6 +33,31 @@ struct ECMAScriptDataModelTests {
             """)
         #expect(session.log == ["count: 64", "name: desk lamp", "words: two words", #"object: {"a":[1,true,null]}"#])
         #expect(session.states == ["done"])
+    }
+
+    @Test("a delayed <send> held as data delivers the fields a script reads, the session's address as origin")
+    func delayedSendHeldAsData() throws {
+        var session = try Session(
+            """
+            <state id="s">
+              <onentry><send event="tick" delay="1s" id="t"/></onentry>
+              <onexit><cancel sendid="t"/></onexit>
+              <transition event="tick" target="s">
+                <log label="tick" expr="[_event.name, _event.type, _event.sendid, _event.origintype, _event.origin].join(' ')"/>
+                <log label="reply" expr="_event.origin === _ioprocessors['scxml'].location"/>
+              </transition>
+              <transition event="leave" target="done"/>
+            </state>
+            <final id="done"/>
+            """)
+        let storage = session.interpreter.chart.statechart.storage
+        #expect(storage.declaredSendCount == 1 && storage.declaredCancelCount == 1)
+        try session.interpreter.advance(by: .seconds(1))
+        try session.interpreter.advance(by: .seconds(1))
+        let tick = "tick: tick external t http://www.w3.org/TR/scxml/#SCXMLEventProcessor #_scxml_test"
+        #expect(session.log == [tick, "reply: true", tick, "reply: true"])
+        try session.send("leave")
+        #expect(session.interpreter.machine.pendingTimers.isEmpty)
     }
 
     @Test("_event carries every field; absent ones are undefined; it is unbound before the first event")

@@ -333,9 +333,10 @@ extension StateMachine {
     }
 
     /// Runs the entry actions' closures of a state whose delayed sends written as data would go
-    /// past the machine's limit on timers (``prepareDeclaredSends(timerLimit:rewrite:)``), in order, as entering it
-    /// in the general microstep does: an action that throws raises `error.execution`, and the
-    /// next one runs. Their closures send what the data says and read no event, so they get none.
+    /// past the machine's limit on timers (``prepareDeclaredSends(timerLimit:rewrite:)``), in
+    /// order, as entering it in the general microstep does: an action that throws raises
+    /// `error.execution`, and the next one runs. Their closures send what the data says and read
+    /// no event, so they get none.
     @inlinable
     @inline(never)
     mutating func runEntryActions(of state: Int) {
