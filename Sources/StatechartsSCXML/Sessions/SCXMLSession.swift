@@ -249,6 +249,7 @@ public struct SCXMLSession: Sendable {
         budget.end()
         // Only a stopped cascade has a violation: the flag is read first, not the violation's fields.
         if budget.isStopped, let violation = budget.violation { failure = .limitExceeded(violation) }
+        spareCascade = budget
         guard let failure else { return endStep() }
         abandonCascade()
         if case .limitExceeded(let violation) = failure { end(failure, violation: violation) }
@@ -273,16 +274,16 @@ public struct SCXMLSession: Sendable {
         if options.recordsMicrosteps { recorder = MachineRecorder() }
     }
 
-    /// The cascade of a new call: the last call's, made new again, when nothing else holds it (a
-    /// copy of the session, or a data model that kept it); otherwise a new one, kept for the next.
+    /// The cascade of a new call: the last call's, taken out and made new again, when nothing
+    /// else holds it (a copy of the session, or a data model that kept it); otherwise a new one.
+    /// ``runCascade(_:)`` keeps it for the next call when the call ends: moved out and back, it
+    /// is neither retained nor released.
     mutating func makeCascade() -> SCXMLCascade {
-        if isKnownUniquelyReferenced(&spareCascade), let reused = spareCascade {
+        if isKnownUniquelyReferenced(&spareCascade), let reused = spareCascade.take() {
             reused.restart()
             return reused
         }
-        let made = SCXMLCascade(limits: options.limits, namedGuards: options.guards, namedActions: options.actions)
-        spareCascade = made
-        return made
+        return SCXMLCascade(limits: options.limits, namedGuards: options.guards, namedActions: options.actions)
     }
 
     /// Starts the cascade of a new instant: its deliveries are counted, and its scripts timed, from
