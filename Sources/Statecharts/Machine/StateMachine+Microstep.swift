@@ -413,11 +413,7 @@ extension StateMachine {
         // closures when the sends would go past the machine's limit on timers.
         let sentAsData = flags.contains(.entrySendsOnly) && sendDeclaredEvents(of: state)
         if !sentAsData && flags.contains(.hasEntryActions) {
-            for position in Int(tables.entryOffsets[state])..<Int(tables.entryOffsets[state &+ 1]) {
-                if let error = runAction(Int(tables.entryActions[position]), signal: signal) {
-                    actionFailed(error, role: .entry, state: state, observer: &observer)
-                }
-            }
+            runEntryActions(of: state, signal: signal, observer: &observer)
         }
         if byDefault && flags.contains(.hasInitialAction) {
             let initial = Int(tables.initialTransitions[state])
@@ -478,6 +474,21 @@ extension StateMachine {
                 var scope = Scope(
                     context: context, signal: signal, machine: UnsafeMutableRawPointer(machine), operations: operations)
                 return _withUnprotectedUnsafeMutablePointer(to: &scope) { body(&$0.pointee) }
+            }
+        }
+    }
+
+    /// Runs the entry actions of `state`, in order: an action that throws raises
+    /// `error.execution`, and the next one runs.
+    @inlinable
+    @inline(__always)
+    mutating func runEntryActions<Observer: MachineObserver>(
+        of state: Int, signal: UnsafePointer<Signal<Event>>?, observer: inout Observer
+    ) where Observer.State == State, Observer.Event == Event {
+        unowned(unsafe) let tables = chart.tables
+        for position in Int(tables.entryOffsets[state])..<Int(tables.entryOffsets[state &+ 1]) {
+            if let error = runAction(Int(tables.entryActions[position]), signal: signal) {
+                actionFailed(error, role: .entry, state: state, observer: &observer)
             }
         }
     }

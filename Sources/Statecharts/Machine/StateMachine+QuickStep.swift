@@ -340,13 +340,8 @@ extension StateMachine {
     @inlinable
     @inline(never)
     mutating func runEntryActions(of state: Int) {
-        unowned(unsafe) let tables = chart.tables
         var observer = NoObserver<State, Event>()
-        for position in Int(tables.entryOffsets[state])..<Int(tables.entryOffsets[state &+ 1]) {
-            if let error = runAction(Int(tables.entryActions[position]), signal: nil) {
-                actionFailed(error, role: .entry, state: state, observer: &observer)
-            }
-        }
+        runEntryActions(of: state, signal: nil, observer: &observer)
     }
 
     /// What the quick step does on exiting a state with timers: cancels the delayed sends its exit

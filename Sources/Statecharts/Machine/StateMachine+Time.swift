@@ -146,17 +146,28 @@ extension StateMachine {
         {
             return sendOwnDeclaredEvents(of: state)
         }
-        unowned(unsafe) let storage = chart
-        // Not nil: the state's flag says that the chart has delayed sends written as data.
-        let offsets = storage.declaredSendOffsets.unsafelyUnwrapped
-        let position = Int(offsets[state])
-        let end = Int(offsets[state &+ 1])
-        let sends = storage.declaredSends.unsafelyUnwrapped
+        let (sends, position, end) = declaredSends(of: state)
         let now = currentTime()
         withUniqueExtras { timers in
             Self.insertDeclaredEvents(sends, from: position, to: end, at: now, into: timers) { sends[$0].event }
         }
         return true
+    }
+
+    /// The chart's delayed sends written as data and where the sends of `state` are among them,
+    /// `sends[position..<end]`, for a state whose flag says it has some
+    /// (``StateFlags/entrySendsOnly``).
+    @inlinable
+    @inline(__always)
+    func declaredSends(
+        of state: Int
+    ) -> (
+        sends: UnsafeMutablePointer<DeclaredSend<Event>>, position: Int, end: Int
+    ) {
+        unowned(unsafe) let storage = chart
+        // Not nil: the state's flag says that the chart has delayed sends written as data.
+        let offsets = storage.declaredSendOffsets.unsafelyUnwrapped
+        return (storage.declaredSends.unsafelyUnwrapped, Int(offsets[state]), Int(offsets[state &+ 1]))
     }
 
     /// Arms the delayed sends written as data `sends[position..<end]`, from `now`, in `timers`,
@@ -185,15 +196,11 @@ extension StateMachine {
     @inlinable
     @inline(never)
     mutating func sendOwnDeclaredEvents(of state: Int) -> Bool {
-        unowned(unsafe) let storage = chart
-        let offsets = storage.declaredSendOffsets.unsafelyUnwrapped
-        let position = Int(offsets[state])
-        let end = Int(offsets[state &+ 1])
-        let sends = storage.declaredSends.unsafelyUnwrapped
+        let (sends, position, end) = declaredSends(of: state)
         let now = currentTime()
         return withUniqueExtras { timers in
-            // What a closure's `send` would find: the sends that fit arm, the first that does not
-            // fails. The closures do exactly that.
+            // All of the state's sends must fit, or none is armed here: the caller then runs the
+            // closures, which arm those that fit and fail at the first that does not.
             guard timers.timers.count + (end - position) <= timers.declaredSendTimerLimit,
                 let events = timers.declaredEvents
             else { return false }
