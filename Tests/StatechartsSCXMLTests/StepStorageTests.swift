@@ -25,6 +25,30 @@ import Testing
         #expect(SCXMLStep(logs: [Self.log("a")]) != SCXMLStep())
     }
 
+    @Test("a call's step holds its own logs only, after a call that logged and failed")
+    func aFailedCallLeavesNothingToTheNext() throws {
+        // `spin` logs and sends itself `spin` again, without end: the call fails at the
+        // microstep limit, with its logs in the session's step, and drops the `spin` it queued.
+        let chart = try SCXMLChart.load(
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null" initial="idle">
+              <state id="idle">
+                <transition event="spin"><log expr="'again'"/><send event="spin"/></transition>
+                <transition event="note"><log expr="'noted'"/></transition>
+              </state>
+            </scxml>
+            """)
+        var limits = SCXMLLimits.default
+        limits.microsteps = 5
+        var session = SCXMLSession(chart: chart, options: .init(limits: limits))
+        try session.start()
+        #expect(try session.send("note").logs.map(\.message) == ["noted"])
+        #expect(throws: MachineError<String, SCXMLEvent>.self) { try session.send("spin") }
+        let next = try session.send("note")
+        #expect(next.logs.map(\.message) == ["noted"])
+        #expect(try session.send("other").logs.isEmpty)
+    }
+
     @Test("copies of a step change apart; each list is its own")
     func copiesAreIndependent() {
         var first = SCXMLStep(handled: true, logs: [Self.log("a")])

@@ -74,7 +74,7 @@ extension StateMachine where State: Codable, Event: Codable, Context: Codable {
                 let delay = tables.timeoutDelays[Int(tables.timeouts[index])]
                 return .init(deadline: timer.deadline, kind: .timeout(state: value, index: index - first, delay: delay))
             }
-            let signal = timer.signal
+            let signal = signal(of: timer)
             // A send written as data is archived with its identifier as a string: the numbers the
             // chart interned identifiers as are not part of an archive.
             let id = identifier(of: timer)

@@ -8,6 +8,14 @@
 /// names chosen to collide could cause) is not used: the chart then looks names up in its
 /// dictionary, as before. So no event name, hostile or not, costs more than that many comparisons.
 ///
+/// Before hashing, a lookup looks for the name's two words themselves (``words(of:)``) among the
+/// words of the names the table holds. A name of up to 15 UTF-8 bytes, as almost every event
+/// name is, is stored in those two words, so the same name has the same words however it was
+/// made: found this way, it is neither hashed nor compared byte by byte. Equal words are the same
+/// string, as the standard library's `==` also assumes: a name stored elsewhere is the same
+/// storage, which the table holds and so keeps alive and unchanged. Any other name misses here
+/// and is hashed.
+///
 /// A class, so that a machine reads it from its chart without retaining anything; immutable once
 /// built, so machines on any thread share it.
 @usableFromInline
@@ -27,6 +35,11 @@ final class NameIndexTable: Sendable {
     /// Whether the table is used: `false` for a chart whose kinds are not strings, and when the
     /// names fall into too long a run of filled slots. Lookups then return `nil`.
     let isUsable: Bool
+    /// The held names' words (``words(of:)``), in slots picked by ``slot(ofWords:mask:)``: the
+    /// first place a lookup looks. Empty when the words do not fit two `UInt64`s (a 32-bit
+    /// platform) or fall into too long a run of filled slots; lookups then go straight to the
+    /// hash.
+    let wordSlots: [NameWords]
 
     /// A table of `indexByName`, usable when `isUsable` and its names probe at most
     /// ``longestRunAllowed`` slots.
@@ -52,6 +65,39 @@ final class NameIndexTable: Sendable {
         self.hashes = hashes
         self.mask = mask
         self.isUsable = isUsable && Self.longestRun(of: indices) <= Self.longestRunAllowed
+        self.wordSlots = self.isUsable ? Self.wordSlots(names: names, indices: indices, mask: mask) : []
+    }
+
+    /// The slots of the words of `names` (those whose `indices` are not -1), or none when their
+    /// words cannot be read or they fall into too long a run.
+    private static func wordSlots(names: [String], indices: [Int32], mask: Int) -> [NameWords] {
+        var slots = Array(repeating: NameWords.empty, count: mask + 1)
+        for (name, index) in zip(names, indices) where index >= 0 {
+            // `names` keeps each string, so that a name stored outside its words stays what they
+            // point to for the table's life.
+            guard let words = words(of: name) else { return [] }
+            var slot = slot(ofWords: words, mask: mask)
+            while slots[slot].index >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = NameWords(first: words.first, second: words.second, index: index)
+        }
+        return longestRun(of: slots.map(\.index)) <= longestRunAllowed ? slots : []
+    }
+
+    /// The two words a `String` is made of, as they are; `nil` where a string is not two
+    /// `UInt64`s. A string of up to 15 UTF-8 bytes holds them in these words, so equal names of
+    /// that length have equal words; a longer one holds where its bytes are.
+    @inline(__always)
+    static func words(of name: String) -> (first: UInt64, second: UInt64)? {
+        guard MemoryLayout<String>.size == 16 else { return nil }
+        return unsafeBitCast(name, to: (first: UInt64, second: UInt64).self)
+    }
+
+    /// The slot a name's words start their probe at: both words multiplied into one, whose high
+    /// bits, folded down, pick the slot.
+    @inline(__always)
+    static func slot(ofWords words: (first: UInt64, second: UInt64), mask: Int) -> Int {
+        let mixed = (words.first ^ (words.second &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed ^ (mixed &>> 31)) & mask
     }
 
     /// The kind index of `name`: -1 when the chart does not know it; `nil` when the table is not
@@ -59,7 +105,22 @@ final class NameIndexTable: Sendable {
     /// be looked up otherwise.
     @usableFromInline
     func index(of name: String) -> Int32? {
-        guard isUsable, let hash = name.utf8.withContiguousStorageIfAvailable(Self.hash) else { return nil }
+        guard isUsable else { return nil }
+        if !wordSlots.isEmpty, let words = Self.words(of: name) {
+            var slot = Self.slot(ofWords: words, mask: mask)
+            while true {
+                let held = wordSlots[slot]
+                if held.index < 0 { break }
+                if held.first == words.first && held.second == words.second { return held.index }
+                slot = (slot &+ 1) & mask
+            }
+        }
+        return hashedIndex(of: name)
+    }
+
+    /// ``index(of:)`` by the name's hash, for a name whose words the table does not hold.
+    func hashedIndex(of name: String) -> Int32? {
+        guard let hash = name.utf8.withContiguousStorageIfAvailable(Self.hash) else { return nil }
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let index = indices[slot]
@@ -92,4 +153,14 @@ final class NameIndexTable: Sendable {
         }
         return longest
     }
+}
+
+/// A held name's two words (``NameIndexTable/words(of:)``) and its kind index; `index` is -1 in
+/// an empty slot.
+struct NameWords: Sendable {
+    let first: UInt64
+    let second: UInt64
+    let index: Int32
+
+    static let empty = NameWords(first: 0, second: 0, index: -1)
 }

@@ -40,7 +40,7 @@ extension StateMachine {
         guard let timers = extras?.timers, !timers.isEmpty else { return [] }
         return timers.ordered.map { timer in
             ScheduledTimer(
-                name: name(of: timer.signal), deadline: .nanoseconds(timer.deadline),
+                name: name(of: signal(of: timer)), deadline: .nanoseconds(timer.deadline),
                 state: timer.owner >= 0 ? chart.states[Int(timer.owner)] : nil, id: identifier(of: timer),
                 serial: timer.serial)
         }

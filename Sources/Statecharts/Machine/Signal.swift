@@ -78,8 +78,13 @@ struct PendingTimer<Event> {
     /// The event kind it delivers: a timeout's kind, or the delayed event's (-1 for a user's
     /// event whose kind the chart does not know).
     @usableFromInline var kind: Int32
-    /// For a delayed event of the user's type: the event.
+    /// For a delayed event of the user's type: the event, unless ``declaredEvent`` says where it is.
     @usableFromInline var event: Event?
+    /// For a send written as data of a machine that holds its own events for them
+    /// (`StateMachine.prepareDeclaredSends(timerLimit:rewrite:)`): the position of its event among
+    /// them, and ``event`` is `nil`, so that arming and cancelling it copies and releases no event.
+    /// -1 for every other timer. Read through `StateMachine.signal(of:)`.
+    @usableFromInline var declaredEvent: Int32
     /// For a delayed event the engine raised: its data.
     @usableFromInline var attachment: SignalAttachment?
     /// For a delayed event whose ``owner`` is -1: the identifier it can be cancelled by.
@@ -93,6 +98,7 @@ struct PendingTimer<Event> {
         self.owner = owner
         self.kind = kind
         self.event = nil
+        self.declaredEvent = -1
         self.attachment = nil
         self.id = nil
     }
@@ -105,6 +111,7 @@ struct PendingTimer<Event> {
         self.owner = -1
         self.kind = signal.kind
         self.event = signal.event
+        self.declaredEvent = -1
         self.attachment = signal.attachment
         self.id = id
     }
@@ -118,6 +125,7 @@ struct PendingTimer<Event> {
         self.owner = owner
         self.kind = kind
         self.event = event
+        self.declaredEvent = -1
         self.attachment = nil
         self.id = nil
     }
@@ -144,7 +152,8 @@ struct PendingTimer<Event> {
         self.owner == -1 ? self.id == id : self.owner == owner
     }
 
-    /// The event the timer delivers.
+    /// The event the timer delivers, for a timer whose event is not among its machine's own
+    /// (``declaredEvent`` is -1): `StateMachine.signal(of:)` reads any timer's.
     @inlinable
     var signal: Signal<Event> {
         isDelayedEvent ? Signal(kind: kind, event: event, attachment: attachment) : .timeout(kind: kind)

@@ -98,7 +98,11 @@ extension StateMachine {
         for timer in pending {
             if timer.owner < 0 {
                 guard timer.isDelayedEvent else { return "a timer is neither a timeout nor a delayed event" }
-                if timer.event == nil && timer.kind < 0 { return "a delayed event's timer has no event" }
+                if timer.declaredEvent >= 0 {
+                    if let problem = ownDeclaredEventProblem(timer) { return problem }
+                } else if timer.event == nil && timer.kind < 0 {
+                    return "a delayed event's timer has no event"
+                }
                 if timer.owner < -1 {
                     guard timer.id == nil, timer.attachment == nil,
                         chart.declaredIdentifier(ofOwner: timer.owner) != nil
@@ -107,13 +111,27 @@ extension StateMachine {
                 continue
             }
             let state = Int(timer.owner)
-            guard state < layout.stateCount, timer.event == nil, timer.attachment == nil, timer.id == nil else {
+            guard state < layout.stateCount, timer.event == nil, timer.declaredEvent == -1, timer.attachment == nil,
+                timer.id == nil
+            else {
                 return "a timeout names no state"
             }
             guard active.contains(state), layout.stateFlags[state].contains(.hasTimeouts) else {
                 return "a timeout of '\(names[state])' is pending, but the state is not active"
             }
         }
+        return nil
+    }
+
+    /// What is wrong with a timer whose event is among the machine's own
+    /// (``PendingTimer/declaredEvent``): it must hold no event of its own, and name one of the
+    /// machine's events, for a send written as data of the chart with the timer's kind and owner.
+    private func ownDeclaredEventProblem(_ timer: PendingTimer<Event>) -> String? {
+        let position = Int(timer.declaredEvent)
+        guard timer.event == nil, let events = extras?.declaredEvents, position < events.count,
+            let sends = chart.declaredSends, position < chart.declaredSendCount,
+            sends[position].kind == timer.kind, sends[position].owner == timer.owner
+        else { return "a delayed event sent as data names no event of its machine" }
         return nil
     }
 }

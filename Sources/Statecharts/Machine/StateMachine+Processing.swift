@@ -258,7 +258,8 @@ extension StateMachine {
             return (signal, .external)
         }
         if let deadline = extras?.timers.nextDeadline, deadline <= time {
-            return (mutableExtras().timers.removeFirst().signal, .timer)
+            let timer = mutableExtras().timers.removeFirst()
+            return (signal(of: timer), .timer)
         }
         return nil
     }

@@ -149,7 +149,7 @@ extension StateMachine {
         let (sends, position, end) = declaredSends(of: state)
         let now = currentTime()
         withUniqueExtras { timers in
-            Self.insertDeclaredEvents(sends, from: position, to: end, at: now, into: timers) { sends[$0].event }
+            Self.insertDeclaredEvents(sends, from: position, to: end, at: now, into: timers)
         }
         return true
     }
@@ -171,20 +171,20 @@ extension StateMachine {
     }
 
     /// Arms the delayed sends written as data `sends[position..<end]`, from `now`, in `timers`,
-    /// each with the event `event(position)`: what `schedule(_:kind:after:id:)` does with a delay
-    /// of more than zero, as every delay written as data is. The identifier travels as the owner
-    /// the chart interned it as: no string is copied.
+    /// each with its event: what `schedule(_:kind:after:id:)` does with a delay of more than zero,
+    /// as every delay written as data is. The identifier travels as the owner the chart interned
+    /// it as: no string is copied.
     @inlinable
     @inline(__always)
     static func insertDeclaredEvents(
         _ sends: UnsafeMutablePointer<DeclaredSend<Event>>, from position: Int, to end: Int, at now: Int64,
-        into timers: MachineExtras<Event>, event: (Int) -> Event
+        into timers: MachineExtras<Event>
     ) {
         var position = position
         while position < end {
             timers.timers.insertDeclaredEvent(
                 deadline: now.addingClamped(sends[position].delay), serial: timers.nextSerial,
-                kind: sends[position].kind, event: event(position), owner: sends[position].owner)
+                kind: sends[position].kind, event: sends[position].event, owner: sends[position].owner)
             timers.nextSerial &+= 1
             position &+= 1
         }
@@ -201,15 +201,29 @@ extension StateMachine {
         return withUniqueExtras { timers in
             // All of the state's sends must fit, or none is armed here: the caller then runs the
             // closures, which arm those that fit and fail at the first that does not.
-            guard timers.timers.count + (end - position) <= timers.declaredSendTimerLimit,
-                let events = timers.declaredEvents
-            else { return false }
-            // Read in place: the extras hold the events for the whole call.
-            events.withUnsafeBufferPointer { events in
-                Self.insertDeclaredEvents(sends, from: position, to: end, at: now, into: timers) { events[$0] }
+            guard timers.timers.count + (end - position) <= timers.declaredSendTimerLimit else { return false }
+            // Each timer says where its event is among the machine's own: none is copied.
+            var position = position
+            while position < end {
+                timers.timers.insertOwnDeclaredEvent(
+                    deadline: now.addingClamped(sends[position].delay), serial: timers.nextSerial,
+                    kind: sends[position].kind, position: Int32(truncatingIfNeeded: position),
+                    owner: sends[position].owner)
+                timers.nextSerial &+= 1
+                position &+= 1
             }
             return true
         }
+    }
+
+    /// The event `timer` delivers: its own, or, for a send written as data that a machine with its
+    /// own events armed (``PendingTimer/declaredEvent``), the machine's event for that send.
+    @inlinable
+    func signal(of timer: PendingTimer<Event>) -> Signal<Event> {
+        if timer.declaredEvent >= 0, let events = extras?.declaredEvents {
+            return .event(events[Int(timer.declaredEvent)], kind: timer.kind)
+        }
+        return timer.signal
     }
 
     /// Gives this machine its own events for its chart's delayed sends written as data

@@ -39,12 +39,19 @@ public final class SCXMLCascade: @unchecked Sendable {
     public static func withCurrent<Result, Failure: Error>(
         _ cascade: SCXMLCascade?, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
+        defer { withExtendedLifetime(cascade) {} }
+        return try withCurrent(unretained: cascade.map { Unmanaged.passUnretained($0) }, body)
+    }
+
+    /// ``withCurrent(_:_:)`` for a cascade that the caller keeps alive until `body` returns, as a
+    /// session keeps its own: nothing is retained or released.
+    @inline(__always)
+    static func withCurrent<Result, Failure: Error>(
+        unretained cascade: Unmanaged<SCXMLCascade>?, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         let previous = statecharts_current_cascade()
-        statecharts_bind_cascade(cascade.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) })
-        defer {
-            statecharts_bind_cascade(previous)
-            withExtendedLifetime(cascade) {}
-        }
+        statecharts_bind_cascade(cascade.map { UnsafeRawPointer($0.toOpaque()) })
+        defer { statecharts_bind_cascade(previous) }
         return try body()
     }
 

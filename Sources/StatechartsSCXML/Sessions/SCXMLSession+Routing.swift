@@ -108,11 +108,22 @@ extension SCXMLSession {
 
     /// Delivers pending events until none can be, then fires the timers due now of sessions that
     /// paused for their effects, and again, until nothing is left to do at this instant.
+    ///
+    /// Each round asks first, inline, whether anything is pending and whether any timer is due:
+    /// a call that sent nothing and armed nothing due returns without calling either.
+    @inline(__always)
     mutating func pump() throws(MachineError<String, SCXMLEvent>) {
         while true {
-            try drain()
-            guard try fireDueTimers() else { return }
+            if host.router.pendingHead < host.router.pending.count { try drain() }
+            guard mayHaveTimersDue, try fireDueTimers() else { return }
         }
+    }
+
+    /// Whether ``fireDueTimers()`` may find a timer due now: the top machine has one, or there
+    /// are children to ask.
+    @inline(__always)
+    var mayHaveTimersDue: Bool {
+        !host.router.childOrder.isEmpty || (machine.status == .running && machine.hasTimerDue(by: host.router.now))
     }
 
     /// Delivers pending events in order; stops at the place of an event still on its way.
@@ -183,7 +194,16 @@ extension SCXMLSession {
     /// drops the events children sent to the top session through an invocation the top machine no
     /// longer runs (nothing a cancelled child sent is processed), and closes every session when the
     /// top one has finished.
+    ///
+    /// Asks inline whether there is anything to do, which after most steps there is not.
+    @inline(__always)
     mutating func afterRouting() {
+        if !host.router.unverifiedEvents.isEmpty || machine.status == .finished { verifyRouting() }
+    }
+
+    /// ``afterRouting()``'s work, out of line.
+    @inline(never)
+    mutating func verifyRouting() {
         if !host.router.unverifiedEvents.isEmpty {
             for (place, invocation) in host.router.unverifiedEvents.reversed() where !machine.isRunning(invocation) {
                 host.router.pending.remove(at: place)

@@ -46,8 +46,8 @@ public struct SCXMLSession: Sendable {
     /// each other (or themselves) events end in an error, never in a hang.
     var cascade = 0
     var recorder = MachineRecorder<String, SCXMLEvent>()
-    /// The cascade of the last call, ended, kept to be made new again by the next call while the
-    /// session holds the only reference to it (see ``makeCascade()``).
+    /// The cascade of the current call, or of the last one, ended, kept to be made new again by
+    /// the next call while the session holds the only reference to it (see ``readyCascade()``).
     var spareCascade: SCXMLCascade?
     /// The error that ended the session: a limit it went past (`MachineError.limitExceeded`).
     /// An ended session takes no more calls: each throws this error again.
@@ -237,8 +237,9 @@ public struct SCXMLSession: Sendable {
     ) throws(MachineError<String, SCXMLEvent>) -> SCXMLStep {
         if let endedBy { throw endedBy }
         beginStep()
-        let budget = makeCascade()
-        var failure = SCXMLCascade.withCurrent(budget) { () -> MachineError<String, SCXMLEvent>? in
+        // The session holds the cascade for the whole call, so the call uses it unretained.
+        let budget = readyCascade()
+        var failure = SCXMLCascade.withCurrent(unretained: budget) { () -> MachineError<String, SCXMLEvent>? in
             do throws(MachineError<String, SCXMLEvent>) {
                 try body(&self)
                 return nil
@@ -246,10 +247,11 @@ public struct SCXMLSession: Sendable {
                 return error
             }
         }
-        budget.end()
-        // Only a stopped cascade has a violation: the flag is read first, not the violation's fields.
-        if budget.isStopped, let violation = budget.violation { failure = .limitExceeded(violation) }
-        spareCascade = budget
+        budget._withUnsafeGuaranteedRef { budget in
+            budget.end()
+            // Only a stopped cascade has a violation: the flag is read first, not the violation's fields.
+            if budget.isStopped, let violation = budget.violation { failure = .limitExceeded(violation) }
+        }
         guard let failure else { return endStep() }
         abandonCascade()
         if case .limitExceeded(let violation) = failure { end(failure, violation: violation) }
@@ -269,21 +271,25 @@ public struct SCXMLSession: Sendable {
 
     /// Starts a call's step. Its cascade is made afterwards, with a whole budget of its own.
     mutating func beginStep() {
-        host.router.step = SCXMLStep()
+        // Left empty by the last call's ``endStep()``, unless that call failed.
+        if !host.router.step.isUntouched { host.router.step = SCXMLStep() }
         cascade = 0
         if options.recordsMicrosteps { recorder = MachineRecorder() }
     }
 
-    /// The cascade of a new call: the last call's, taken out and made new again, when nothing
-    /// else holds it (a copy of the session, or a data model that kept it); otherwise a new one.
-    /// ``runCascade(_:)`` keeps it for the next call when the call ends: moved out and back, it
-    /// is neither retained nor released.
-    mutating func makeCascade() -> SCXMLCascade {
-        if isKnownUniquelyReferenced(&spareCascade), let reused = spareCascade.take() {
-            reused.restart()
-            return reused
+    /// The cascade of a new call, which the session holds in ``spareCascade`` until the next call
+    /// and so keeps alive for the whole call: the last call's, made new again, when nothing else
+    /// holds it (a copy of the session, or a data model that kept it); otherwise a new one.
+    @inline(__always)
+    mutating func readyCascade() -> Unmanaged<SCXMLCascade> {
+        if isKnownUniquelyReferenced(&spareCascade) {
+            let cascade = Unmanaged.passUnretained(spareCascade.unsafelyUnwrapped)
+            cascade._withUnsafeGuaranteedRef { $0.restart() }
+            return cascade
         }
-        return SCXMLCascade(limits: options.limits, namedGuards: options.guards, namedActions: options.actions)
+        let cascade = SCXMLCascade(limits: options.limits, namedGuards: options.guards, namedActions: options.actions)
+        spareCascade = cascade
+        return Unmanaged.passUnretained(cascade)
     }
 
     /// Starts the cascade of a new instant: its deliveries are counted, and its scripts timed, from
@@ -304,11 +310,20 @@ public struct SCXMLSession: Sendable {
     }
 
     /// The call's step: its logs, and what the recorder saw when the session records microsteps.
+    /// The session's step is left empty.
+    @inline(__always)
     mutating func endStep() -> SCXMLStep {
-        var result = host.router.step
-        host.router.step = SCXMLStep()
+        var result = SCXMLStep()
+        swap(&result, &host.router.step)
         // Every use of the recorder is under `recordsMicrosteps`: without it, it holds nothing.
         guard options.recordsMicrosteps else { return result }
+        return recordedStep(result)
+    }
+
+    /// ``endStep()``'s step, `result`, with what the recorder saw; the recorder is made new.
+    @inline(never)
+    mutating func recordedStep(_ result: SCXMLStep) -> SCXMLStep {
+        var result = result
         result.microsteps = recorder.microsteps
         let document = chart.document.location
         result.errors = recorder.events.compactMap { SCXMLErrorData.diagnostic(of: $0, fallback: document) }

@@ -34,6 +34,10 @@ public struct SCXMLStep: Sendable, Equatable {
         _modify { yield &uniqueRecords().firedTimers }
     }
 
+    /// Whether this is a new step's value, as `SCXMLStep()` makes it: nothing handled, and no box
+    /// of lists (a step whose lists were emptied still has one).
+    var isUntouched: Bool { handled == nil && records == nil }
+
     /// The lists, in one box that a step without any (a call that logged nothing, in a session
     /// that does not record microsteps) does not have: such a step is copied and dropped without
     /// touching four arrays. Shared between copies until one of them changes it.

@@ -30,6 +30,53 @@ import Testing
         let long = held.max { $0.utf8.count < $1.utf8.count } ?? ""
         #expect(table.index(of: String(long.dropFirst(0))) == byName[long])
         #expect(table.index(of: "" + long) == byName[long])
+        // Each name again, made from its bytes: a short one has the same words, a long one is
+        // stored elsewhere and is found by its hash.
+        for name in held {
+            let remade = String(decoding: Array(name.utf8), as: UTF8.self)
+            #expect(table.index(of: remade) == byName[name])
+            #expect(table.hashedIndex(of: remade) == byName[name])
+        }
+    }
+
+    @Test("a name of up to 15 bytes is found by its words; a longer one made anew is found by its hash")
+    func shortNamesAreFoundByTheirWords() throws {
+        let names = ["play", "pause", "tick", "done.state.x", "error.execution", "a name longer than fifteen", "é中😀"]
+        var byName: [String: Int32] = [:]
+        for (index, name) in names.enumerated() { byName[name] = Int32(index) }
+        let table = NameIndexTable(byName, isUsable: true)
+        try #require(table.isUsable && !table.wordSlots.isEmpty)
+        let held = Set(table.wordSlots.filter { $0.index >= 0 }.map(\.index))
+        #expect(held == Set(byName.values))
+        func foundByWords(_ name: String) -> Bool {
+            guard let words = NameIndexTable.words(of: name) else { return false }
+            return table.wordSlots.contains { $0.index >= 0 && $0.first == words.first && $0.second == words.second }
+        }
+        for name in names {
+            let remade = String(decoding: Array(name.utf8), as: UTF8.self)
+            #expect(table.index(of: remade) == byName[name])
+            // Up to 15 bytes, the name is its words; a longer one made anew points elsewhere.
+            #expect(foundByWords(remade) == (name.utf8.count <= 15), "\(name)")
+        }
+        #expect(table.index(of: "plays") == -1)
+        #expect(table.index(of: "") == -1)
+    }
+
+    @Test("names whose words fall into one long run leave the words unused, and the hash finds them")
+    func collidingWordsFallBackToTheHash() throws {
+        // Nine short names whose words start at one slot of the 64 a table of nine names has.
+        let colliding = Array(
+            (0..<100_000).lazy.map { "w\($0)" }.filter { name in
+                NameIndexTable.words(of: name).map { NameIndexTable.slot(ofWords: $0, mask: 63) == 5 } ?? false
+            }.prefix(9))
+        #expect(colliding.count == 9)
+        var byName: [String: Int32] = [:]
+        for (index, name) in colliding.enumerated() { byName[name] = Int32(index) }
+        let table = NameIndexTable(byName, isUsable: true)
+        try #require(table.isUsable)  // their hashes do not collide
+        #expect(table.wordSlots.isEmpty)
+        for name in colliding { #expect(table.index(of: name) == byName[name]) }
+        #expect(table.index(of: "w-none") == -1)
     }
 
     @Test("names in one long run of slots leave the table unused, and the chart finds them by its dictionary")
