@@ -217,11 +217,14 @@ extension StateMachine {
     }
 
     /// The event `timer` delivers: its own, or, for a send written as data that a machine with its
-    /// own events armed (``PendingTimer/declaredEvent``), the machine's event for that send.
+    /// own events armed (``PendingTimer/declaredEvent``), the machine's event for that send. A
+    /// position the machine has no event for (which the invariants' check reports) delivers the
+    /// timer's kind alone.
     @inlinable
     func signal(of timer: PendingTimer<Event>) -> Signal<Event> {
-        if timer.declaredEvent >= 0, let events = extras?.declaredEvents {
-            return .event(events[Int(timer.declaredEvent)], kind: timer.kind)
+        let position = Int(timer.declaredEvent)
+        if position >= 0, let events = extras?.declaredEvents, position < events.count {
+            return .event(events[position], kind: timer.kind)
         }
         return timer.signal
     }
