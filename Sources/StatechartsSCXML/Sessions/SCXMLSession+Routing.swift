@@ -122,9 +122,11 @@ extension SCXMLSession {
     /// Whether ``fireDueTimers()`` may find a timer due now: the top machine has one, or there
     /// are children to ask.
     @inline(__always)
-    var mayHaveTimersDue: Bool {
-        !host.router.childOrder.isEmpty || (machine.status == .running && machine.hasTimerDue(by: host.router.now))
-    }
+    var mayHaveTimersDue: Bool { !host.router.childOrder.isEmpty || topMachineHasTimerDue }
+
+    /// Whether the top machine is running and has a timer due now.
+    @inline(__always)
+    var topMachineHasTimerDue: Bool { machine.status == .running && machine.hasTimerDue(by: host.router.now) }
 
     /// Delivers pending events in order; stops at the place of an event still on its way.
     mutating func drain() throws(MachineError<String, SCXMLEvent>) {
@@ -144,7 +146,7 @@ extension SCXMLSession {
     /// now that a machine paused before. Returns whether any session had one.
     mutating func fireDueTimers() throws(MachineError<String, SCXMLEvent>) -> Bool {
         let now = host.router.now
-        if machine.status == .running, machine.hasTimerDue(by: now) {
+        if topMachineHasTimerDue {
             try countCascadeStep()
             defer { afterRouting() }
             if options.recordsMicrosteps {
