@@ -86,6 +86,7 @@ final class NameIndexTable: Sendable {
     /// The two words a `String` is made of, as they are; `nil` where a string is not two
     /// `UInt64`s. A string of up to 15 UTF-8 bytes holds them in these words, so equal names of
     /// that length have equal words; a longer one holds where its bytes are.
+    @inlinable
     @inline(__always)
     static func words(of name: String) -> (first: UInt64, second: UInt64)? {
         guard MemoryLayout<String>.size == 16 else { return nil }
@@ -106,16 +107,23 @@ final class NameIndexTable: Sendable {
     @usableFromInline
     func index(of name: String) -> Int32? {
         guard isUsable else { return nil }
-        if !wordSlots.isEmpty, let words = Self.words(of: name) {
-            var slot = Self.slot(ofWords: words, mask: mask)
-            while true {
-                let held = wordSlots[slot]
-                if held.index < 0 { break }
-                if held.first == words.first && held.second == words.second { return held.index }
-                slot = (slot &+ 1) & mask
-            }
-        }
+        if let words = Self.words(of: name), let index = index(ofWords: words) { return index }
         return hashedIndex(of: name)
+    }
+
+    /// The kind index of the name whose words (``words(of:)``) are `words`, when the table holds
+    /// those words; otherwise `nil`, for ``index(of:)`` to decide. Reads the words alone, so that
+    /// a caller need not hold a copy of the name.
+    @usableFromInline
+    func index(ofWords words: (first: UInt64, second: UInt64)) -> Int32? {
+        guard !wordSlots.isEmpty else { return nil }
+        var slot = Self.slot(ofWords: words, mask: mask)
+        while true {
+            let held = wordSlots[slot]
+            if held.index < 0 { return nil }
+            if held.first == words.first && held.second == words.second { return held.index }
+            slot = (slot &+ 1) & mask
+        }
     }
 
     /// ``index(of:)`` by the name's hash, for a name whose words the table does not hold.

@@ -96,18 +96,24 @@ extension StateMachine {
             }
             return try finishSend(event, handled: handled)
         }
-        // Kept apart from the chain's quick step above, whose code it would otherwise change.
         if tables.allowsParallelQuickSteps && packed.isRunning && extras?.annex == nil {
-            let handled = takeParallelQuickStep(event)
-            if Self.nothingPending(extras, at: time) && packed.isRunning
-                && active.first & tables.eventlessAtomicMask == 0
-                && (handled || unhandledEvents == .ignore)
-            {
-                return handled
-            }
-            return try finishSend(event, handled: handled)
+            return try sendByParallelQuickStep(event)
         }
         return try sendWithoutObserver(event)
+    }
+
+    /// ``send(_:)`` by the parallel quick step, out of line: one function with the step inlined,
+    /// whose registers and stack the chain's quick step, inlined in ``send(_:)``, does without.
+    @inlinable @inline(never)
+    mutating func sendByParallelQuickStep(_ event: Event) throws(MachineError<State, Event>) -> Bool {
+        let handled = takeParallelQuickStep(event)
+        if Self.nothingPending(extras, at: time) && packed.isRunning
+            && active.first & chart.tables.eventlessAtomicMask == 0
+            && (handled || unhandledEvents == .ignore)
+        {
+            return handled
+        }
+        return try finishSend(event, handled: handled)
     }
 
     /// Whether nothing waits for the rest of a step: no annex (queued events, invocations,

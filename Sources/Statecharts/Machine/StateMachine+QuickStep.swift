@@ -124,9 +124,12 @@ extension StateMachine {
     /// order. Otherwise the selection goes, as it is, to the general
     /// ``takeMicrostep(_:signal:observer:)``, so that no guard is evaluated twice.
     ///
+    /// Inlined into ``sendByParallelQuickStep(_:)``, with its room for the selection: one call
+    /// from ``send(_:)`` instead of two.
+    ///
     /// - Returns: Whether a transition was taken.
     @inlinable
-    @inline(never)
+    @inline(__always)
     mutating func takeParallelQuickStep(_ event: Event) -> Bool {
         let kind = kindIndex(of: event)
         guard kind >= 0 else { return reactWithoutObserver(to: .event(event, kind: kind)) }
@@ -163,21 +166,49 @@ extension StateMachine {
         let candidates = tables.quickNearestCandidates(of: kind)
         var selection = ParallelSelection()
         var atomics = active.first & tables.atomicMask[0]
+        // The first atomic state whose first candidate on its chain is an ancestor's or has a
+        // guard: -2 - the candidate, or -1 when there is none.
+        var inheriting: Int32 = -1
         while atomics != 0 {
-            let atomic = atomics.trailingZeroBitCount
-            atomics &= atomics &- 1
             // Most often each atomic state's own first candidate, without a guard, is taken: that
             // loop calls nothing, reads no guard, and keeps the selection in registers.
-            let nearest = candidates[atomic]
-            if nearest < 0 {
-                // No candidate on the state's chain: nothing to select for it.
-                if nearest == -1 { continue }
-                // A guard, or an ancestor's transition: the selection starts again, in full, out
-                // of line (no guard was evaluated yet).
-                selection = selectParallelTransitions(event, kind: kind, into: buffer)
+            let nearest = candidates[atomics.trailingZeroBitCount]
+            if nearest >= 0 {
+                selection.add(nearest, to: buffer, tables: tables)
+            } else if nearest != -1 {
+                // (-1: no candidate on the state's chain, nothing to select for it.)
+                inheriting = nearest
                 break
             }
-            selection.add(nearest, to: buffer, tables: tables)
+            atomics &= atomics &- 1
+        }
+        if inheriting != -1 {
+            atomics &= atomics &- 1
+            // From that atomic state on, apart so that the loop above keeps its registers: an
+            // ancestor's transition without a guard is selected when nothing is yet, and selected
+            // once when it is the last one selected (the atomic states below the ancestor follow
+            // one another in document order, so an earlier one that selected it selected it last
+            // unless one of them selected a nearer transition).
+            var nearest = inheriting
+            while true {
+                if nearest >= 0 {
+                    selection.add(nearest, to: buffer, tables: tables)
+                } else if nearest != -1 {
+                    let inherited = -2 &- nearest
+                    if tables.guards[Int(inherited)] >= 0
+                        || (selection.count != 0 && buffer[selection.count &- 1].transition != inherited)
+                    {
+                        // A guard, or an ancestor's transition after another one: the selection
+                        // starts again, in full, out of line (no guard was evaluated yet).
+                        selection = selectParallelTransitions(event, kind: kind, into: buffer)
+                        break
+                    }
+                    if selection.count == 0 { selection.add(inherited, to: buffer, tables: tables) }
+                }
+                if atomics == 0 { break }
+                nearest = candidates[atomics.trailingZeroBitCount]
+                atomics &= atomics &- 1
+            }
         }
         let count = selection.count
         if count == 0 { return false }

@@ -195,25 +195,39 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
 
     @inlinable @inline(__always)
     func kindIndex(of event: Event) -> Int32 {
-        // Reads the two flags in place: calling a method on `kindMap` would copy it, retaining
-        // its dictionaries on every event.
+        // Reads `kindMap`'s fields in place: calling a method on it would copy it, retaining its
+        // dictionaries on every event.
+        unowned(unsafe) let storage = chart
+        // A string kind (an SCXML event's name; never read by its discriminator, which a string
+        // does not have): the chart's names without hashing them. The test of the type is decided
+        // when the machine's code is specialised. The table is read without retaining it: the
+        // chart holds it for the machine's life.
+        if Event.Kind.self == String.self {
+            let table = Unmanaged.passUnretained(storage.kindMap.nameTable)
+            // First by the name's two words, read from a copy of the name that ends before the
+            // lookup, so that nothing is retained: the event holds the name meanwhile.
+            if let words = Self.nameWords(of: event),
+                let index = table._withUnsafeGuaranteedRef({ $0.index(ofWords: words) })
+            {
+                return index
+            }
+            let name = unsafeBitCast(event.kind, to: String.self)
+            if let index = table._withUnsafeGuaranteedRef({ $0.index(of: name) }) { return index }
+            return storage.kindMap.slowIndex(of: event.kind)
+        }
         // `discriminatorCount` is 0 unless the discriminator was verified to be the index, so
         // one comparison decides.
-        unowned(unsafe) let storage = chart
         let kind = event.kind
         let byte = EventKindMap<Event>.discriminator(of: kind)
         if byte < storage.kindMap.discriminatorCount { return Int32(truncatingIfNeeded: byte) }
-        // A string kind (an SCXML event's name): the chart's names without hashing them. The test
-        // of the type is decided when the machine's code is specialised.
-        // The table is read without retaining it: the chart holds it for the machine's life.
-        if Event.Kind.self == String.self {
-            let name = unsafeBitCast(kind, to: String.self)
-            let found = Unmanaged.passUnretained(storage.kindMap.nameTable)._withUnsafeGuaranteedRef { table in
-                table.index(of: name)
-            }
-            if let index = found { return index }
-        }
         return storage.kindMap.slowIndex(of: kind)
+    }
+
+    /// The two words of the name of `event`, whose kind is a string (``NameIndexTable/words(of:)``).
+    @inlinable
+    @inline(__always)
+    static func nameWords(of event: Event) -> (first: UInt64, second: UInt64)? {
+        NameIndexTable.words(of: unsafeBitCast(event.kind, to: String.self))
     }
 
     /// The SCXML name of a queued event.

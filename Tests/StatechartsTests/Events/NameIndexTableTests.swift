@@ -48,18 +48,25 @@ import Testing
         try #require(table.isUsable && !table.wordSlots.isEmpty)
         let held = Set(table.wordSlots.filter { $0.index >= 0 }.map(\.index))
         #expect(held == Set(byName.values))
-        func foundByWords(_ name: String) -> Bool {
-            guard let words = NameIndexTable.words(of: name) else { return false }
-            return table.wordSlots.contains { $0.index >= 0 && $0.first == words.first && $0.second == words.second }
+        func foundByWords(_ name: String) -> Int32? {
+            NameIndexTable.words(of: name).flatMap { table.index(ofWords: $0) }
         }
         for name in names {
             let remade = String(decoding: Array(name.utf8), as: UTF8.self)
             #expect(table.index(of: remade) == byName[name])
-            // Up to 15 bytes, the name is its words; a longer one made anew points elsewhere.
-            #expect(foundByWords(remade) == (name.utf8.count <= 15), "\(name)")
+            // Up to 15 bytes, the name is its words; a longer one made anew points elsewhere,
+            // and only the name the table holds is found by its words.
+            #expect(foundByWords(remade) == (name.utf8.count <= 15 ? byName[name] : nil), "\(name)")
+            #expect(foundByWords(name) == byName[name], "\(name)")
         }
+        // A name the table does not hold is not found by its words; the hash says -1.
+        #expect(foundByWords("plays") == nil)
         #expect(table.index(of: "plays") == -1)
         #expect(table.index(of: "") == -1)
+        // A table that is not used finds nothing by words either.
+        let unused = NameIndexTable(byName, isUsable: false)
+        #expect(NameIndexTable.words(of: "play").flatMap { unused.index(ofWords: $0) } == nil)
+        #expect(unused.index(of: "play") == nil)
     }
 
     @Test("names whose words fall into one long run leave the words unused, and the hash finds them")

@@ -425,6 +425,63 @@ import Testing
         #expect(quick.isActive("a11") && !quick.isActive("b"))
     }
 
+    @Test(
+        "a parallel state's transition that several regions reach is taken once, after a region's own transition too"
+    )
+    func inheritedTransitionsTakenOnce() throws {
+        let chart = try TestChart(initial: "p") {
+            Parallel("p") {
+                // Targetless: it exits nothing, so no conflict would reveal it taken twice.
+                On("tap") { $0.context.counter += 1 }
+                On("move", to: "q")
+                StateNode("one", initial: "a") {
+                    StateNode("a") { On("step", to: "a2") }
+                    StateNode("a2") {
+                        On("step", to: "a")
+                        On("tap") { $0.context.append("a2 taps") }
+                    }
+                }
+                StateNode("two", initial: "b") {
+                    StateNode("b") { On("shift", to: "b2") }
+                    StateNode("b2") { On("tap") { $0.context.append("b2 taps") } }
+                }
+                StateNode("three", initial: "c") {
+                    StateNode("c")
+                }
+            }
+            StateNode("q") { On("back", to: "p") }
+        }
+        #expect(chart.storage.tables.allowsParallelQuickSteps)
+        var quick = try started(chart)
+        var general = try started(chart)
+        func both(_ event: NamedEvent) throws {
+            try quick.send(event)
+            var recorder = MachineRecorder<String, NamedEvent>()
+            try general.send(event, observer: &recorder)
+            #expect(quick.configuration == general.configuration, "after \(event)")
+            #expect(quick.context == general.context, "after \(event)")
+        }
+        // Each of a, b and c reaches p's `tap`, one after another: it is taken once.
+        try both("tap")
+        #expect(quick.context.counter == 1)
+        // b2 takes its own `tap` between a's and c's: p's is still taken once, and b2's too.
+        try both("shift")
+        try both("tap")
+        #expect(quick.context.counter == 2)
+        #expect(quick.context.entries == ["b2 taps"])
+        // a2 and b2 take their own: c reaches p's first after them, and it is taken.
+        try both("step")
+        try both("tap")
+        #expect(quick.context.counter == 3)
+        #expect(quick.context.entries == ["b2 taps", "a2 taps", "b2 taps"])
+        // A transition of p that leaves it, reached by every region: taken once, as p exits once.
+        try both("step")
+        try both("move")
+        #expect(quick.configuration == ["q"])
+        try both("back")
+        #expect(quick.configuration == ["p", "one", "a", "two", "b", "three", "c"])
+    }
+
     @Test("a start that only enters the initial configuration is one store, and does what the general start does")
     func quickStart() throws {
         for (name, quick, make) in Self.startCases() {
