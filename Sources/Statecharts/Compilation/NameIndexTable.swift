@@ -106,14 +106,13 @@ final class NameIndexTable: Sendable {
     /// be looked up otherwise.
     @usableFromInline
     func index(of name: String) -> Int32? {
-        guard isUsable else { return nil }
         if let words = Self.words(of: name), let index = index(ofWords: words) { return index }
         return hashedIndex(of: name)
     }
 
     /// The kind index of the name whose words (``words(of:)``) are `words`, when the table holds
-    /// those words; otherwise `nil`, for ``index(of:)`` to decide. Reads the words alone, so that
-    /// a caller need not hold a copy of the name.
+    /// those words; otherwise `nil`, for ``hashedIndex(of:)`` to decide (a table that is not usable
+    /// holds no words). Reads the words alone, so that a caller need not hold a copy of the name.
     @usableFromInline
     func index(ofWords words: (first: UInt64, second: UInt64)) -> Int32? {
         guard !wordSlots.isEmpty else { return nil }
@@ -126,9 +125,12 @@ final class NameIndexTable: Sendable {
         }
     }
 
-    /// ``index(of:)`` by the name's hash, for a name whose words the table does not hold.
+    /// ``index(of:)`` by the name's hash, for a name whose words the table does not hold: -1 when
+    /// the chart does not know it; `nil` when the table is not usable, or the name's bytes cannot
+    /// be read in place.
+    @usableFromInline
     func hashedIndex(of name: String) -> Int32? {
-        guard let hash = name.utf8.withContiguousStorageIfAvailable(Self.hash) else { return nil }
+        guard isUsable, let hash = name.utf8.withContiguousStorageIfAvailable(Self.hash) else { return nil }
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let index = indices[slot]

@@ -211,8 +211,9 @@ public struct StateMachine<State: Hashable, Event: StatechartEvent, Context> whe
             {
                 return index
             }
+            // Otherwise by its hash, without looking for its words again.
             let name = unsafeBitCast(event.kind, to: String.self)
-            if let index = table._withUnsafeGuaranteedRef({ $0.index(of: name) }) { return index }
+            if let index = table._withUnsafeGuaranteedRef({ $0.hashedIndex(of: name) }) { return index }
             return storage.kindMap.slowIndex(of: event.kind)
         }
         // `discriminatorCount` is 0 unless the discriminator was verified to be the index, so

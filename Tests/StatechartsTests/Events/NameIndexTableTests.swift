@@ -67,6 +67,7 @@ import Testing
         let unused = NameIndexTable(byName, isUsable: false)
         #expect(NameIndexTable.words(of: "play").flatMap { unused.index(ofWords: $0) } == nil)
         #expect(unused.index(of: "play") == nil)
+        #expect(unused.hashedIndex(of: "play") == nil)
     }
 
     @Test("names whose words fall into one long run leave the words unused, and the hash finds them")
